@@ -1,0 +1,28 @@
+"""The `akgen` command line: evaluate kernels and inspect the task suite without the web site."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="akgen",
+        description="akgen: evaluate AscendC kernels against the NPUKernelBench-style task suite.",
+    )
+    parser.add_subparsers(dest="command", metavar="COMMAND")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
