@@ -1,0 +1,224 @@
+"""Settings for the akgen platform, driven entirely by environment variables.
+
+Without any variables the site runs in the embedded mode a newcomer gets from the README:
+SQLite under var/, an in-process Dramatiq worker, DEBUG on. Setting DATABASE_URL and
+BROKER_URL switches to production mode (PostgreSQL, RabbitMQ or Redis, separate workers).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent  # the repository root
+VAR_DIR = Path(os.environ.get("AKGEN_VAR_DIR", BASE_DIR / "var"))
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+BROKER_URL = os.environ.get("BROKER_URL", "")
+PRODUCTION = bool(DATABASE_URL and BROKER_URL)
+
+DEBUG = _env_bool("AKGEN_DEBUG", not PRODUCTION)
+SECRET_KEY = os.environ.get("AKGEN_SECRET_KEY", "")
+if not SECRET_KEY:
+    if PRODUCTION and not DEBUG:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            "AKGEN_SECRET_KEY must be set in production mode (DATABASE_URL and BROKER_URL set)."
+        )
+    SECRET_KEY = "django-insecure-local-development-key-akgen-do-not-use-in-production"
+
+ALLOWED_HOSTS = _env_list(
+    "AKGEN_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"]
+)
+CSRF_TRUSTED_ORIGINS = _env_list("AKGEN_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_htmx",
+    "django_dramatiq",
+    "accounts",
+    "tasks",
+    "submissions",
+    "workers",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+]
+
+if not DEBUG:  # production serves collected, hashed static files itself
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+
+ROOT_URLCONF = "akgen.urls"
+WSGI_APPLICATION = "akgen.wsgi.application"
+ASGI_APPLICATION = "akgen.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
+            ],
+        },
+    },
+]
+
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # the embedded database lives here
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("AKGEN_SQLITE_PATH", str(VAR_DIR / "akgen.sqlite3")),
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("AKGEN_STATIC_ROOT", VAR_DIR / "staticfiles"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# --- Background work -------------------------------------------------------------------------
+# Embedded mode uses dramatiq's in-memory broker and a worker thread inside the web process
+# (akgen.embedded_worker); production uses RabbitMQ (amqp://) or Redis (redis://).
+if BROKER_URL.startswith("redis"):
+    _broker_class = "dramatiq.brokers.redis.RedisBroker"
+    _broker_options: dict = {"url": BROKER_URL}
+elif BROKER_URL:
+    _broker_class = "dramatiq.brokers.rabbitmq.RabbitmqBroker"
+    _broker_options = {"url": BROKER_URL, "confirm_delivery": True}
+else:
+    _broker_class = "dramatiq.brokers.stub.StubBroker"
+    _broker_options = {}
+
+DRAMATIQ_BROKER = {
+    "BROKER": _broker_class,
+    "OPTIONS": _broker_options,
+    "MIDDLEWARE": [
+        "dramatiq.middleware.AgeLimit",
+        "dramatiq.middleware.TimeLimit",
+        "dramatiq.middleware.Callbacks",
+        "dramatiq.middleware.Retries",
+        "django_dramatiq.middleware.DbConnectionsMiddleware",
+        "workers.middleware.HeartbeatMiddleware",
+    ],
+}
+DRAMATIQ_AUTODISCOVER_MODULES = ["actors"]
+AKGEN_EMBEDDED_WORKER = _env_bool("AKGEN_EMBEDDED_WORKER", not BROKER_URL)
+AKGEN_WORKER_HEARTBEAT_S = int(os.environ.get("AKGEN_WORKER_HEARTBEAT_S", "15"))
+
+# --- REST API --------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "akgen API",
+    "DESCRIPTION": "Submit AscendC kernels, read verdicts, browse the task suite.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Security --------------------------------------------------------------------------------
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if not DEBUG:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = _env_bool("AKGEN_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("AKGEN_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("AKGEN_LOG_LEVEL", "INFO")},
+    "loggers": {"pika": {"level": "WARNING"}},
+}

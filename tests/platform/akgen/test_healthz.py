@@ -1,0 +1,42 @@
+"""/healthz against the real services the suite runs on."""
+
+import pytest
+from django.utils import timezone
+
+from workers.heartbeat import beat
+from workers.models import WorkerHeartbeat
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_broker_and_no_worker(client, settings):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["database"]["ok"] is True
+    assert body["broker"]["ok"] is True
+    assert body["broker"]["kind"] == ("rabbitmq" if settings.BROKER_URL.startswith("amqp") else body["broker"]["kind"])
+    assert body["workers"] == {"ok": False, "alive": 0, "workers": []}
+    assert body["status"] == "degraded"
+
+
+@pytest.mark.django_db
+def test_healthz_counts_only_fresh_heartbeats(client):
+    beat(name="host-a:1", queues=["eval.cpu-sim"], embedded=False)
+    beat(name="host-b:2", queues=["eval.cann-910b"], embedded=False)
+    WorkerHeartbeat.objects.filter(name="host-b:2").update(
+        last_seen=timezone.now() - timezone.timedelta(minutes=10)
+    )
+    body = client.get("/healthz").json()
+    by_name = {w["name"]: w for w in body["workers"]["workers"]}
+    assert by_name["host-a:1"]["alive"] is True
+    assert by_name["host-b:2"]["alive"] is False
+    assert body["workers"]["alive"] == 1
+
+
+@pytest.mark.django_db
+def test_healthz_reports_unreachable_broker(client, settings):
+    settings.BROKER_URL = "amqp://guest:guest@127.0.0.1:1/%2F"
+    body = client.get("/healthz").json()
+    assert body["broker"]["ok"] is False
+    assert "error" in body["broker"]
+    assert body["status"] == "degraded"
