@@ -36,6 +36,10 @@ class TaskVersion(models.Model):
     content_hash = models.CharField(max_length=64)
     spec = models.JSONField()
     api_desc = models.TextField()
+    template_kernel = models.TextField(blank=True, default="")
+    template_host = models.TextField(blank=True, default="")
+    expert_kernel = models.TextField(blank=True, default="", help_text="Staff-only until passed.")
+    expert_host = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
@@ -15,25 +17,23 @@ class Command(BaseCommand):
         parser.add_argument("--worker-threads", type=int, default=2)
 
     def handle(self, *args, addrport: str, worker_threads: int, **options) -> None:
-        worker = None
+        worker = reconciler = None
         if settings.AKGEN_EMBEDDED_WORKER:
+            from submissions.reconcile import ReconcilerThread, reconcile
             from workers.embedded import start_embedded_worker
 
             worker = start_embedded_worker(threads=worker_threads)
             self.stdout.write(f"In-process worker: {worker_threads} threads (embedded mode).")
-            self._recover_lost_messages()
+            # The in-memory broker forgot the last run's messages; the database did not.
+            resent = reconcile(queued_for=timedelta(0))
+            if resent:
+                self.stdout.write(f"Re-sent {resent} evaluation(s) left unfinished by the last run.")
+            reconciler = ReconcilerThread()
+            reconciler.start()
         try:
             call_command("runserver", addrport, use_reloader=False)
         finally:
+            if reconciler is not None:
+                reconciler.stop()
             if worker is not None:
                 worker.stop(timeout=5000)
-
-    def _recover_lost_messages(self) -> None:
-        """The in-memory broker forgets messages on restart; the database remembers."""
-        try:
-            from submissions.reconcile import reconcile
-        except ImportError:  # no submissions pipeline yet
-            return
-        resent = reconcile()
-        if resent:
-            self.stdout.write(f"Re-sent {resent} evaluation(s) left queued by the last run.")

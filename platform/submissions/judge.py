@@ -1,0 +1,32 @@
+"""The one place the platform calls the evaluator (bench_runner stays free of Django)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from submissions.models import Evaluation
+
+
+def cache_dir() -> Path:
+    return Path(settings.VAR_DIR) / "eval-cache"
+
+
+def judge(evaluation: Evaluation, *, on_stage: Callable[[str], None]) -> dict[str, Any]:
+    """Evaluate the evaluation's submission; returns the evaluator's result object."""
+    from bench_runner.evaluate import evaluate
+
+    submission = evaluation.submission
+    return evaluate(
+        submission.task.slug,
+        submission.kernel_source,
+        submission.host_source,
+        path=submission.path,
+        toolchain=evaluation.toolchain,
+        soc=evaluation.soc,
+        cache_dir=cache_dir(),
+        on_stage=on_stage,
+    )

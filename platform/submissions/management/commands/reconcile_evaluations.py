@@ -1,0 +1,26 @@
+"""`manage.py reconcile_evaluations [--loop SECONDS]`: repair lost messages and dead workers."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from django.core.management.base import BaseCommand
+
+from submissions.reconcile import reconcile
+
+
+class Command(BaseCommand):
+    help = "Re-send evaluations queued too long and recover those whose worker stopped renewing its lease."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--loop", type=float, default=0, help="Repeat every N seconds (0: once).")
+        parser.add_argument("--queued-for", type=float, default=120, help="Seconds before a queued row is re-sent.")
+
+    def handle(self, *args, loop: float, queued_for: float, **options) -> None:
+        while True:
+            count = reconcile(queued_for=timedelta(seconds=queued_for))
+            self.stdout.write(f"re-sent {count} evaluation(s)")
+            if not loop:
+                return
+            time.sleep(loop)

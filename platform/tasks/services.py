@@ -1,0 +1,86 @@
+"""Write-side operations on tasks: mirroring the suite on disk into the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db import transaction
+
+from bench_runner.tasks import Task as SuiteTask
+from bench_runner.tasks import load_suite
+from tasks.models import Task, TaskVersion
+
+
+@dataclass
+class SyncReport:
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def _read(path: Path | None) -> str:
+    return path.read_text(encoding="utf-8") if path is not None and path.is_file() else ""
+
+
+def _dtypes(task: SuiteTask) -> list[str]:
+    names = [t.dtype.name for t in (*task.inputs, *task.outputs)]
+    return sorted(set(names))
+
+
+@transaction.atomic
+def _sync_one(task: SuiteTask, report: SyncReport) -> None:
+    row, created = Task.objects.select_for_update().get_or_create(
+        slug=task.slug,
+        defaults={"title": task.title, "level": task.level, "category": task.category,
+                  "shape_mode": task.shape_mode},
+    )
+    version, new_version = TaskVersion.objects.get_or_create(
+        task=row,
+        content_hash=task.version,
+        defaults={
+            "spec": task.summary(),
+            "api_desc": task.api_desc,
+            "template_kernel": _read(task.template_kernel),
+            "template_host": _read(task.host_template),
+            "expert_kernel": _read(task.expert_kernel),
+            "expert_host": _read(task.expert_host),
+        },
+    )
+    row.title = task.title
+    row.level = task.level
+    row.category = task.category
+    row.shape_mode = task.shape_mode
+    row.dtypes = _dtypes(task)
+    row.paths = list(task.paths)
+    row.retired = False
+    changed = row.current_version_id != version.id
+    row.current_version = version
+    row.save()
+    if created:
+        report.created.append(task.slug)
+    elif changed or new_version:
+        report.updated.append(task.slug)
+    else:
+        report.unchanged.append(task.slug)
+
+
+def task_sync_from_suite(*, root: Path | None = None) -> SyncReport:
+    """Mirror the suite into the database; old versions stay so old results stay readable.
+
+    A malformed task is reported and skipped, never half-imported; tasks that left the suite are
+    marked retired rather than deleted, because submissions point at them.
+    """
+    report = SyncReport()
+    suite = load_suite(root)
+    report.errors = [str(err) for err in suite.errors]
+    for task in suite.tasks:
+        _sync_one(task, report)
+    on_disk = {t.slug for t in suite.tasks}
+    broken = {Path(getattr(err, "file", "")).parent.name for err in suite.errors}
+    stale = Task.objects.filter(retired=False).exclude(slug__in=on_disk | broken)
+    report.retired = list(stale.values_list("slug", flat=True))
+    stale.update(retired=True)
+    return report
