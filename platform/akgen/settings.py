@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "tasks",
     "submissions",
     "workers",
+    "api",
 ]
 
 MIDDLEWARE = [
