@@ -1,0 +1,133 @@
+"""The task's golden model: import its ``reference.py``, draw inputs, compute expected outputs.
+
+A task's ``reference.py`` is trusted task data (reviewed like code), so it is imported in the
+evaluator's process; kernels are never run here. Its contract:
+
+* ``golden(inputs: dict[str, np.ndarray], attrs: dict) -> dict[str, np.ndarray]`` (required).
+  Float inputs arrive as float64 (bfloat16 decoded); compute in float64 where it matters.
+* ``make_inputs(case, rng) -> dict[str, np.ndarray]`` (optional). ``case`` has ``name``,
+  ``dims``, ``attributes`` and ``shapes`` (name -> tuple). Without it, inputs are drawn
+  uniformly from each input's ``range`` (default [-1, 1], or [-8, 8] for integers).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from bench_runner import dtypes
+from bench_runner.errors import TaskFormatError
+from bench_runner.tasks import CaseSpec, Task
+
+_lock = threading.Lock()
+_modules: dict[str, ModuleType] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class CaseView:
+    """What ``make_inputs`` sees of a case."""
+
+    name: str
+    dims: dict[str, int]
+    attributes: dict[str, Any]
+    shapes: dict[str, tuple[int, ...]]
+
+
+def load_module(task: Task) -> ModuleType:
+    """Import the task's reference.py once per task version; format errors name the function."""
+    with _lock:
+        mod = _modules.get(task.version)
+        if mod is not None:
+            return mod
+        path = task.file("reference.py")
+        spec = importlib.util.spec_from_file_location(f"akgen_reference_{task.slug}_{task.version[:12]}", path)
+        if spec is None or spec.loader is None:
+            raise TaskFormatError(str(path), "(module)", "an importable Python file")
+        mod = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(mod)
+        except Exception as exc:  # noqa: BLE001 - any import failure is a task-format problem
+            raise TaskFormatError(str(path), "(import)", "a module that imports cleanly",
+                                  f"{type(exc).__name__}: {exc}") from None
+        if not callable(getattr(mod, "golden", None)):
+            raise TaskFormatError(str(path), "golden", "a function golden(inputs, attrs) -> dict")
+        gen = getattr(mod, "make_inputs", None)
+        if gen is not None and not callable(gen):
+            raise TaskFormatError(str(path), "make_inputs", "a function make_inputs(case, rng) -> dict")
+        _modules[task.version] = mod
+        return mod
+
+
+def case_view(task: Task, case: CaseSpec) -> CaseView:
+    shapes = {t.name: case.shape_of(t) for t in task.inputs + task.outputs}
+    return CaseView(case.name, dict(case.dims), dict(case.attributes), shapes)
+
+
+def make_inputs(task: Task, case: CaseSpec, seed: int) -> dict[str, np.ndarray]:
+    """Draw the inputs of one trial, stored in each input's dtype, C-contiguous."""
+    mod = load_module(task)
+    view = case_view(task, case)
+    rng = np.random.default_rng(seed)
+    custom: Callable[..., Any] | None = getattr(mod, "make_inputs", None)
+    raw = custom(view, rng) if custom is not None else {}
+    path = str(task.file("reference.py"))
+    out: dict[str, np.ndarray] = {}
+    for spec in task.inputs:
+        shape = view.shapes[spec.name]
+        if spec.name in raw:
+            arr = np.asarray(raw[spec.name])
+            if arr.shape != shape:
+                raise TaskFormatError(path, "make_inputs", f"input {spec.name!r} of shape {shape}",
+                                      arr.shape)
+            out[spec.name] = _store(arr, spec.dtype)
+            continue
+        if custom is not None and raw:
+            raise TaskFormatError(path, "make_inputs", f"a value for every input (missing {spec.name!r})")
+        lo, hi = spec.value_range or ((-1.0, 1.0) if spec.dtype.is_float else (-8.0, 8.0))
+        if spec.dtype.name == "bool":
+            out[spec.name] = rng.random(shape) < 0.5
+        elif spec.dtype.is_float:
+            out[spec.name] = dtypes.from_float64(rng.uniform(lo, hi, shape), spec.dtype)
+        else:
+            out[spec.name] = rng.integers(int(lo), int(hi), shape, endpoint=True).astype(spec.dtype.storage)
+    return out
+
+
+def _store(arr: np.ndarray, dtype: dtypes.DType) -> np.ndarray:
+    if arr.dtype == dtype.storage and dtype.name != "bfloat16":
+        return np.ascontiguousarray(arr)
+    if dtype.name == "bfloat16" and arr.dtype == np.uint16:
+        return np.ascontiguousarray(arr)
+    if not dtype.is_float and arr.dtype.kind in "biu":
+        return np.ascontiguousarray(arr.astype(dtype.storage))
+    return np.ascontiguousarray(dtypes.from_float64(np.asarray(arr, dtype=np.float64), dtype))
+
+
+def golden(task: Task, case: CaseSpec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Expected outputs, rounded to each output's dtype (the precision a kernel can deliver)."""
+    mod = load_module(task)
+    by_name = {t.name: t for t in task.inputs}
+    wide = {
+        name: dtypes.to_float64(arr, by_name[name].dtype) if by_name[name].dtype.is_float else arr.copy()
+        for name, arr in inputs.items()
+    }
+    result = mod.golden(wide, dict(case.attributes))
+    path = str(task.file("reference.py"))
+    if not isinstance(result, dict):
+        raise TaskFormatError(path, "golden", "a dict of output name -> array", type(result).__name__)
+    out = {}
+    for spec in task.outputs:
+        if spec.name not in result:
+            raise TaskFormatError(path, "golden", f"an entry for output {spec.name!r}", sorted(result))
+        arr = np.asarray(result[spec.name])
+        shape = case.shape_of(spec)
+        if arr.shape != shape:
+            raise TaskFormatError(path, "golden", f"output {spec.name!r} of shape {shape}", arr.shape)
+        out[spec.name] = _store(arr, spec.dtype)
+    return out

@@ -1,0 +1,467 @@
+"""Run one untrusted command (a compile or a kernel run) with limits, and say how it ended.
+
+Every compile and every run goes through :func:`run`. The bubblewrap backend gives the command
+fresh user, pid, network, ipc and uts namespaces, a root filesystem made only of ``/usr`` (read
+only), the job's box directory and the mounts the caller names, a size-capped ``/tmp``, no
+capabilities, a seccomp deny-list and rlimits (address space, CPU, processes, file size, open
+files, no core dumps). As root the command runs as an unprivileged uid, because the kernel does
+not apply RLIMIT_NPROC to root; inside its own user namespace the process count is then per
+sandbox. Stdout and stderr go to files in a parent-only directory, capped by RLIMIT_FSIZE, so a
+flood of output kills the writer instead of the worker. The parent kills the whole process group
+at the wall-clock limit; ``--die-with-parent`` and the pid namespace take the rest with it.
+
+Where bubblewrap is missing or cannot create namespaces, the ``rlimit`` backend (rlimits, a new
+session and the unprivileged uid, nothing else) runs instead and says so in every result;
+``AKGEN_SANDBOX=bwrap`` makes that a hard error. ``docs/security.md`` states what is a boundary.
+
+Thread-safe and signal-free: workers call this from threads. It does not interpret outcomes
+as verdicts (see :mod:`bench_runner.evaluate`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench_runner import seccomp
+from bench_runner.errors import InfrastructureError
+
+MiB = 1024 * 1024
+GiB = 1024 * MiB
+_DEFAULT_SANDBOX_UID = 65534
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Resource limits of one sandboxed command. Units are in the names."""
+
+    wall_s: float = 30.0
+    cpu_s: float = 20.0
+    #: RLIMIT_AS of each process (virtual memory, so it counts reservations too).
+    memory_bytes: int = 2 * GiB
+    #: RLIMIT_NPROC: processes and threads inside this sandbox.
+    processes: int = 64
+    #: RLIMIT_FSIZE: largest file any process may write, stdout and stderr included.
+    file_bytes: int = 64 * MiB
+    open_files: int = 256
+    #: Size of the private /tmp.
+    tmp_bytes: int = 256 * MiB
+    #: How much of stdout and of stderr is read back.
+    log_bytes: int = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Mount:
+    """A host path made visible inside the sandbox (read-only unless ``writable``)."""
+
+    source: Path
+    #: Where it appears inside; by default the same path, so argv is backend-independent.
+    target: str | None = None
+    writable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxResult:
+    """How a sandboxed command ended. Exactly one of ``exit_code`` and ``signal`` is set."""
+
+    exit_code: int | None
+    signal: int | None
+    wall_s: float
+    #: CPU seconds the parent could see; under bwrap only bwrap's own, so best effort.
+    cpu_s: float
+    stdout: str
+    stderr: str
+    stdout_bytes: int
+    stderr_bytes: int
+    #: The limit that ended the command: wall, cpu, file_size, seccomp; None if none did.
+    limit: str | None
+    backend: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.limit is None
+
+    @property
+    def truncated(self) -> bool:
+        return len(self.stdout.encode()) < self.stdout_bytes or len(self.stderr.encode()) < self.stderr_bytes
+
+
+# ---------------------------------------------------------------------------------------------
+# Backend selection
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    name: str  # "bwrap" | "rlimit"
+    reason: str
+    bwrap: str | None = None
+    drop_uid: int | None = None
+
+
+_backend_lock = threading.Lock()
+_backend: Backend | None = None
+
+
+def sandbox_uid() -> int | None:
+    """The uid sandboxed commands run as when the evaluator runs as root, else None."""
+    if os.geteuid() != 0:
+        return None
+    return int(os.environ.get("AKGEN_SANDBOX_UID", _DEFAULT_SANDBOX_UID))
+
+
+def backend() -> Backend:
+    """Detect (once) which backend this host supports; AKGEN_SANDBOX=bwrap|rlimit forces one."""
+    global _backend
+    with _backend_lock:
+        if _backend is None:
+            _backend = _detect()
+        return _backend
+
+
+def _detect() -> Backend:
+    wanted = os.environ.get("AKGEN_SANDBOX", "").strip()
+    if wanted not in ("", "bwrap", "rlimit"):
+        raise InfrastructureError(f"AKGEN_SANDBOX={wanted!r}: expected 'bwrap' or 'rlimit'")
+    uid = sandbox_uid()
+    if wanted == "rlimit":
+        return Backend("rlimit", "forced by AKGEN_SANDBOX=rlimit", drop_uid=uid)
+    if uid is not None and not shutil.which("setpriv"):
+        raise InfrastructureError("running as root needs setpriv (util-linux) to drop to an "
+                                  "unprivileged uid")
+    bwrap = shutil.which("bwrap")
+    problem = None
+    if bwrap is None:
+        problem = "bwrap not found (apt-get install bubblewrap)"
+    else:
+        probe = _drop_prefix(uid) + [bwrap, "--unshare-all", "--unshare-user", "--ro-bind", "/usr",
+                                     "/usr", *_usr_links(), "--", "/usr/bin/true"]
+        try:
+            done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            problem = f"bwrap probe failed: {exc}"
+        else:
+            if done.returncode != 0:
+                problem = f"bwrap cannot create namespaces here: {done.stderr.decode(errors='replace').strip()}"
+    if problem is None:
+        return Backend("bwrap", "bubblewrap namespaces + seccomp + rlimits", bwrap=bwrap, drop_uid=uid)
+    if wanted == "bwrap":
+        raise InfrastructureError(f"AKGEN_SANDBOX=bwrap but {problem}")
+    return Backend("rlimit", f"WEAK: {problem}; only rlimits, a new session and an unprivileged uid",
+                   drop_uid=uid)
+
+
+def _drop_prefix(uid: int | None) -> list[str]:
+    if uid is None:
+        return []
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+
+
+def _usr_links() -> list[str]:
+    """Recreate the host's merged-/usr links (/bin -> usr/bin …) so toolchains find themselves."""
+    args: list[str] = []
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = Path("/") / name
+        if host.is_symlink():
+            args += ["--symlink", os.readlink(host), f"/{name}"]
+        elif host.is_dir():
+            args += ["--ro-bind", str(host), f"/{name}"]
+    return args
+
+
+# ---------------------------------------------------------------------------------------------
+# Job directories
+
+
+def scratch_root() -> Path:
+    """Parent of all job directories: ``AKGEN_SCRATCH_DIR`` or ``$TMPDIR/akgen-<euid>``.
+
+    It must be traversable (0711) by the sandbox uid, because bubblewrap, running as that
+    uid, resolves the box's path itself.
+    """
+    root = Path(os.environ.get("AKGEN_SCRATCH_DIR") or Path(tempfile.gettempdir()) / f"akgen-{os.geteuid()}")
+    try:
+        root.mkdir(mode=0o711, parents=True, exist_ok=True)
+        st = root.lstat()
+    except OSError as exc:
+        raise InfrastructureError(f"cannot create the scratch directory {root}: {exc}") from exc
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise InfrastructureError(f"scratch directory {root} is not a directory owned by uid "
+                                  f"{os.geteuid()} (a symlink or someone else's?); set AKGEN_SCRATCH_DIR")
+    if st.st_mode & 0o711 != 0o711:
+        root.chmod(st.st_mode | 0o711)
+    return root
+
+
+@dataclass(frozen=True, slots=True)
+class JobDir:
+    """One evaluation's scratch space.
+
+    ``box`` is the sandbox's working directory (written by compiles); ``inputs`` is filled by
+    the parent and only ever mounted read-only; ``logs`` is never mounted at all.
+    """
+
+    root: Path
+    box: Path
+    inputs: Path
+    logs: Path
+
+
+@contextlib.contextmanager
+def job_dir(keep: Path | None = None) -> Iterator[JobDir]:
+    """Create a job directory and remove it afterwards (or copy it to ``keep`` first)."""
+    root = Path(tempfile.mkdtemp(prefix="job-", dir=scratch_root()))
+    root.chmod(0o711)
+    job = JobDir(root, root / "box", root / "in", root / "logs")
+    job.box.mkdir(mode=0o755)
+    job.inputs.mkdir(mode=0o755)
+    job.logs.mkdir(mode=0o700)
+    try:
+        yield job
+    finally:
+        if keep is not None:
+            shutil.copytree(root, keep, symlinks=True, dirs_exist_ok=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    box: Path,
+    logs: Path,
+    limits: Limits = Limits(),
+    mounts: Sequence[Mount] = (),
+    env: Mapping[str, str] | None = None,
+    writable_box: bool = True,
+    pass_files: Sequence[Path] = (),
+) -> SandboxResult:
+    """Run ``argv`` inside the sandbox with ``box`` as its working directory.
+
+    Paths keep their host spelling inside (the box and every mount appear where they are on
+    the host), so the same argv works with either backend. ``logs`` is a parent-only
+    directory for stdout/stderr; it is never mounted. Each of ``pass_files`` is created empty
+    and handed to the command as an open descriptor announced in the environment as
+    ``AKGEN_FD_<i>``: the way results leave a read-only box.
+    """
+    be = backend()
+    uid = be.drop_uid
+    if uid is not None and writable_box:
+        _prepare_box_for(uid, box)
+    out_path, err_path = logs / "stdout.txt", logs / "stderr.txt"
+    opened: list[int] = []
+    try:
+        out_fd = _open_log(out_path, opened, uid)
+        err_fd = _open_log(err_path, opened, uid)
+        passed = [_open_log(p, opened, uid) for p in pass_files]
+        full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C", "LC_ALL": "C", "TMPDIR": "/tmp"}
+        full_env.update(env or {})
+        full_env.update({f"AKGEN_FD_{i}": str(fd) for i, fd in enumerate(passed)})
+        info_r = None
+        if be.name == "bwrap":
+            seccomp_fd = _seccomp_fd(opened)
+            info_r, info_w = os.pipe()
+            opened += [info_r, info_w]
+            cmd = _bwrap_argv(be, argv, box, limits, mounts, full_env, writable_box, seccomp_fd, info_w)
+            fds = (*passed, seccomp_fd, info_w)
+            popen_env, cwd = {"PATH": "/usr/bin:/bin"}, "/"
+        else:
+            cmd = _drop_prefix(uid) + _prlimit_argv(limits) + list(argv)
+            fds = tuple(passed)
+            popen_env, cwd = full_env, str(box)
+        proc = _spawn(cmd, cwd, popen_env, out_fd, err_fd, fds)
+        if info_r is not None:
+            os.close(info_w)
+            opened.remove(info_w)
+        status, timed_out, wall, cpu = _wait(proc, limits.wall_s, info_r)
+    finally:
+        for fd in opened:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    return _result(status, timed_out, wall, cpu, limits, be, out_path, err_path)
+
+
+def _prepare_box_for(uid: int, box: Path) -> None:
+    """Give the box itself to the sandbox uid so a compile can write its outputs there.
+
+    Only the directory: the parent never changes ownership of, or writes to, anything the
+    sandbox could have created, because such an entry may be a symlink planted to redirect it.
+    """
+    st = box.lstat()
+    if st.st_uid != uid:
+        os.lchown(box, uid, uid)
+
+
+def _open_log(path: Path, opened: list[int], uid: int | None) -> int:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    opened.append(fd)
+    if uid is not None:
+        # /dev/fd/N reopens check the file's mode against the sandbox uid.
+        os.fchown(fd, uid, uid)
+    return fd
+
+
+def _seccomp_fd(opened: list[int]) -> int:
+    fd = os.memfd_create("akgen-seccomp", os.MFD_CLOEXEC)
+    opened.append(fd)
+    os.write(fd, seccomp.build_filter())
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _prlimit_argv(limits: Limits) -> list[str]:
+    cpu = max(1, int(limits.cpu_s + 0.999))
+    return [
+        "/usr/bin/prlimit",
+        f"--as={limits.memory_bytes}",
+        f"--cpu={cpu}:{cpu + 1}",
+        f"--nproc={limits.processes}",
+        f"--fsize={limits.file_bytes}",
+        f"--nofile={limits.open_files}",
+        "--core=0",
+        "--",
+    ]
+
+
+def _bwrap_argv(be: Backend, argv: Sequence[str], box: Path, limits: Limits, mounts: Sequence[Mount],
+                env: Mapping[str, str], writable_box: bool, seccomp_fd: int, info_fd: int) -> list[str]:
+    assert be.bwrap is not None
+    cmd = _drop_prefix(be.drop_uid) + [
+        be.bwrap,
+        "--unshare-all", "--unshare-user", "--disable-userns",
+        "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--hostname", "akgen-sandbox",
+        "--ro-bind", "/usr", "/usr", *_usr_links(),
+        "--proc", "/proc", "--dev", "/dev",
+        "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
+        "--bind" if writable_box else "--ro-bind", str(box), str(box),
+    ]
+    for m in mounts:
+        cmd += ["--bind" if m.writable else "--ro-bind", str(m.source), m.target or str(m.source)]
+    cmd += ["--chdir", str(box), "--clearenv"]
+    for k, v in env.items():
+        cmd += ["--setenv", k, v]
+    cmd += ["--seccomp", str(seccomp_fd), "--info-fd", str(info_fd), "--"]
+    return cmd + _prlimit_argv(limits) + list(argv)
+
+
+def _spawn(cmd: list[str], cwd: str, env: Mapping[str, str], out_fd: int, err_fd: int,
+           fds: tuple[int, ...]) -> subprocess.Popen[bytes]:
+    try:
+        return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out_fd, stderr=err_fd,
+                                pass_fds=fds, start_new_session=True, cwd=cwd, env=dict(env),
+                                close_fds=True)
+    except OSError as exc:
+        raise InfrastructureError(f"cannot start sandbox command {cmd[0]!r}: {exc}") from exc
+
+
+def _wait(proc: subprocess.Popen[bytes], wall_s: float, info_fd: int | None) -> tuple[int, bool, float, float]:
+    """Wait up to ``wall_s``; at the limit kill the sandbox. Returns status, timed_out, wall, cpu."""
+    start = time.monotonic()
+    timed_out = False
+    try:
+        timed_out = not _exited_within(proc.pid, wall_s)
+        if timed_out and info_fd is not None:
+            # Kill bwrap's child (pid 1 of the sandbox's pid namespace) first: the kernel then
+            # ends every process inside and bwrap exits and reaps it, leaving no zombie behind
+            # on hosts whose init does not reap orphans.
+            child = _bwrap_child_pid(info_fd)
+            if child is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(child, signal.SIGKILL)
+                _exited_within(proc.pid, 2.0)
+    finally:
+        # Before reaping, so the pid cannot have been reused: kill whatever is left in the group
+        # (the whole command at the wall limit; stragglers of the rlimit backend otherwise).
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    return status, timed_out, time.monotonic() - start, usage.ru_utime + usage.ru_stime
+
+
+def _exited_within(pid: int, timeout_s: float) -> bool:
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:  # pragma: no cover - kernels before 5.3
+        return not _poll_exit(pid, timeout_s)
+    try:
+        ready, _, _ = select.select([pidfd], [], [], timeout_s)
+    finally:
+        os.close(pidfd)
+    return bool(ready)
+
+
+def _bwrap_child_pid(info_fd: int) -> int | None:
+    ready, _, _ = select.select([info_fd], [], [], 0.5)
+    if not ready:
+        return None
+    try:
+        info = json.loads(os.read(info_fd, 4096).decode() or "{}")
+    except (OSError, ValueError):
+        return None
+    pid = info.get("child-pid")
+    return pid if isinstance(pid, int) and pid > 1 else None
+
+
+def _result(status: int, timed_out: bool, wall: float, cpu: float, limits: Limits, be: Backend,
+            out_path: Path, err_path: Path) -> SandboxResult:
+    exit_code: int | None
+    sig: int | None
+    if os.WIFSIGNALED(status):
+        exit_code, sig = None, os.WTERMSIG(status)
+    else:
+        code = os.WEXITSTATUS(status)
+        # bwrap reports a child killed by signal N as exit status 128+N.
+        if be.name == "bwrap" and 128 < code < 128 + 65:
+            exit_code, sig = None, code - 128
+        else:
+            exit_code, sig = code, None
+    limit = None
+    if timed_out:
+        limit = "wall"
+    elif sig == signal.SIGXCPU or sig == signal.SIGKILL:
+        # SIGKILL that the parent did not send is the hard RLIMIT_CPU (cpu time under bwrap is
+        # not visible to the parent, so it cannot be compared with the limit).
+        limit = "cpu"
+    elif sig == signal.SIGXFSZ:
+        limit = "file_size"
+    elif sig == signal.SIGSYS:
+        limit = "seccomp"
+    stdout, out_n = _read_capped(out_path, limits.log_bytes)
+    stderr, err_n = _read_capped(err_path, limits.log_bytes)
+    return SandboxResult(exit_code, sig, wall, cpu, stdout, stderr, out_n, err_n, limit, be.name)
+
+
+def _poll_exit(pid: int, timeout_s: float) -> bool:  # pragma: no cover - pre-5.3 kernels only
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def _read_capped(path: Path, cap: int) -> tuple[str, int]:
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            data = fh.read(cap)
+    except FileNotFoundError:
+        return "", 0
+    return data.decode("utf-8", errors="replace"), size

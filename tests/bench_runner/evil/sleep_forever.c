@@ -1,0 +1,3 @@
+/* Blocks without using CPU; only the wall-clock limit can end it. */
+#include <unistd.h>
+int main(void) { for (;;) pause(); }
