@@ -172,15 +172,39 @@ DRAMATIQ_BROKER = {
 DRAMATIQ_AUTODISCOVER_MODULES = ["actors"]
 AKGEN_EMBEDDED_WORKER = _env_bool("AKGEN_EMBEDDED_WORKER", not BROKER_URL)
 AKGEN_WORKER_HEARTBEAT_S = int(os.environ.get("AKGEN_WORKER_HEARTBEAT_S", "15"))
+AKGEN_EVAL_LEASE_S = float(os.environ.get("AKGEN_EVAL_LEASE_S", "60"))
 
 # --- REST API --------------------------------------------------------------------------------
+# Token auth (accounts.authentication) for scripts, the session (CSRF enforced) for the browser;
+# every error is JSON {"code", "message", "fields"} (api.exceptions).
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.LimitedJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_THROTTLE_CLASSES": [],  # api.views.ApiView counts requests atomically instead
+    "EXCEPTION_HANDLER": "api.exceptions.api_exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 100,
 }
+# Request bodies: a batch of many kernels (each at most 64 KiB) must fit; larger gets a JSON 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("AKGEN_MAX_REQUEST_BYTES", str(8 * 1024 * 1024)))
+# Fixed-window rate limits (requests per window), per token and per user, counted atomically in
+# Redis (INCR) when REDIS_URL is set, else in the database (accounts.ratelimit).
+REDIS_URL = os.environ.get("REDIS_URL", "")
+AKGEN_RATE_BACKEND = os.environ.get("AKGEN_RATE_BACKEND", "redis" if REDIS_URL else "db")
+AKGEN_RATE_WINDOW_S = int(os.environ.get("AKGEN_RATE_WINDOW_S", "60"))
+AKGEN_RATE_SUBMIT_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_PER_MIN", "120"))
+AKGEN_RATE_SUBMIT_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_USER_PER_MIN", "240"))
+AKGEN_RATE_READ_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_PER_MIN", "600"))
+AKGEN_RATE_READ_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_USER_PER_MIN", "1200"))
+# Concurrency cap: evaluations queued or running per user before submissions get 429.
+AKGEN_MAX_PENDING_PER_USER = int(os.environ.get("AKGEN_MAX_PENDING_PER_USER", "1024"))
+AKGEN_API_BATCH_MAX = int(os.environ.get("AKGEN_API_BATCH_MAX", "256"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "akgen API",
     "DESCRIPTION": "Submit AscendC kernels, read verdicts, browse the task suite.",
@@ -189,6 +213,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # --- Security --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -26,7 +27,6 @@ from tasks.models import Task
 logger = logging.getLogger(__name__)
 
 MAX_SOURCE_BYTES = 64 * 1024
-LEASE = timedelta(seconds=60)
 MAX_INFRA_FAILURES = 3
 QUEUES = {"cpu-sim": "eval.cpu-sim", "cann": "eval.cann-910b"}
 
@@ -59,6 +59,11 @@ def _check_source(field: str, text: str | None, *, required: bool) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise SubmissionRejected("invalid_source", f"'{field}' is not valid UTF-8.", {field: "not UTF-8"}) from exc
+
+
+def lease() -> timedelta:
+    """How long a claim holds without renewal; a worker that stops renewing loses it."""
+    return timedelta(seconds=settings.AKGEN_EVAL_LEASE_S)
 
 
 @dataclass
@@ -163,7 +168,7 @@ def evaluation_claim(*, evaluation_id: int, worker: str) -> Claim | None:
     now = timezone.now()
     claimable = Q(status=EvalStatus.QUEUED) | Q(status=EvalStatus.RUNNING, lease_until__lt=now)
     taken = Evaluation.objects.filter(claimable, pk=evaluation_id).update(
-        status=EvalStatus.RUNNING, attempt=F("attempt") + 1, lease_until=now + LEASE,
+        status=EvalStatus.RUNNING, attempt=F("attempt") + 1, lease_until=now + lease(),
         worker=worker, started_at=now, stage="preparing",
     )
     if not taken:
@@ -177,11 +182,11 @@ def _mine(claim: Claim):
 
 
 def evaluation_renew(claim: Claim) -> bool:
-    return bool(_mine(claim).update(lease_until=timezone.now() + LEASE))
+    return bool(_mine(claim).update(lease_until=timezone.now() + lease()))
 
 
 def evaluation_set_stage(claim: Claim, stage: str) -> None:
-    _mine(claim).update(stage=stage, lease_until=timezone.now() + LEASE)
+    _mine(claim).update(stage=stage, lease_until=timezone.now() + lease())
 
 
 def evaluation_finish(claim: Claim, result: dict[str, Any]) -> bool:
@@ -227,8 +232,9 @@ def _requeue_or_fail(row: Evaluation, reason: str) -> None:
 
 
 @contextmanager
-def lease_keeper(claim: Claim, *, every_s: float = 15.0) -> Iterator[None]:
-    """Renew the lease in a background thread while the evaluation runs."""
+def lease_keeper(claim: Claim) -> Iterator[None]:
+    """Renew the lease in a background thread (every third of it) while the evaluation runs."""
+    every_s = settings.AKGEN_EVAL_LEASE_S / 3
     import threading
 
     from django.db import connection
