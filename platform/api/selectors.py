@@ -1,0 +1,126 @@
+"""Read-side queries of the API on submissions, models and runs (the profile pages use them too)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, QuerySet
+
+from submissions.metrics import pass_at_k
+from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission, Visibility
+
+PENDING = (EvalStatus.QUEUED, EvalStatus.RUNNING)
+
+
+def submissions_visible_to(user) -> QuerySet[Submission]:
+    """Public submissions, plus a user's own private ones; staff see everything.
+
+    A private submission (a draft) is visible only to its author, the owner of its run, and staff.
+    """
+    qs = Submission.objects.all()
+    if user is not None and user.is_authenticated and user.is_staff:
+        return qs
+    visible = Q(visibility=Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        visible |= Q(author=user) | Q(run__model__owner=user)
+    return qs.filter(visible)
+
+
+def submission_get_for(user, pk: int) -> Submission | None:
+    """The submission with its evaluations if `user` may see it, else None (answered as 404)."""
+    return (submissions_visible_to(user).select_related("task", "task_version", "run")
+            .prefetch_related("evaluations").filter(pk=pk).first())
+
+
+def submissions_of(user) -> QuerySet[Submission]:
+    return Submission.objects.filter(author=user).select_related("task").prefetch_related("evaluations")
+
+
+def pending_count(user) -> int:
+    """Evaluations of this user's submissions that are queued or running (the concurrency cap)."""
+    return Evaluation.objects.filter(submission__author=user, status__in=PENDING).count()
+
+
+def llms_of(user) -> QuerySet[LanguageModel]:
+    return LanguageModel.objects.filter(owner=user).annotate(n_runs=Count("runs"))
+
+
+def runs_of(user) -> QuerySet[Run]:
+    return (Run.objects.filter(model__owner=user).select_related("model")
+            .annotate(n_submissions=Count("submissions")))
+
+
+def run_get(pk: int) -> Run | None:
+    return Run.objects.select_related("model", "model__owner").filter(pk=pk).first()
+
+
+@dataclass
+class TaskProgress:
+    task: str
+    submitted: int = 0
+    pending: int = 0
+    evaluated: int = 0  # finished with a verdict (n in pass@k)
+    failed: int = 0  # infrastructure failures, not counted in n
+    compiled: int = 0
+    passed: int = 0
+    pass_at_1: float | None = None
+    pass_at_k: float | None = None
+
+
+@dataclass
+class RunProgress:
+    run: Run
+    k: int
+    tasks: list[TaskProgress] = field(default_factory=list)
+    submitted: int = 0
+    pending: int = 0
+    evaluated: int = 0
+    failed: int = 0
+    compiled: int = 0
+    passed: int = 0
+    tasks_complete: int = 0  # tasks with at least k evaluated samples
+    pass_at_1: float | None = None  # mean over tasks with any evaluated sample
+    pass_at_k: float | None = None  # mean over tasks with at least k evaluated samples
+
+
+def run_progress(run: Run) -> RunProgress:
+    """Per task: samples submitted, pending, evaluated, compiled, passed, pass@1 and pass@k so far.
+
+    n is the number of evaluations finished with a verdict; infrastructure failures are not the
+    model's fault and are left out of n. pass@k is None until a task has k evaluated samples.
+    """
+    rows = (
+        Evaluation.objects.filter(submission__run=run, toolchain=run.toolchain)
+        .values("submission__task__slug")
+        .annotate(
+            submitted=Count("id"),
+            pending=Count("id", filter=Q(status__in=PENDING)),
+            evaluated=Count("id", filter=Q(status=EvalStatus.DONE)),
+            failed=Count("id", filter=Q(status=EvalStatus.FAILED)),
+            compiled=Count("id", filter=Q(status=EvalStatus.DONE, compiled=True)),
+            passed=Count("id", filter=Q(status=EvalStatus.DONE, passed=True)),
+        )
+        .order_by("submission__task__slug")
+    )
+    k = max(1, run.samples_per_task)
+    progress = RunProgress(run=run, k=k)
+    at1: list[float] = []
+    atk: list[float] = []
+    for row in rows:
+        item = TaskProgress(
+            task=row["submission__task__slug"], submitted=row["submitted"], pending=row["pending"],
+            evaluated=row["evaluated"], failed=row["failed"], compiled=row["compiled"], passed=row["passed"],
+        )
+        if item.evaluated:
+            item.pass_at_1 = pass_at_k(item.evaluated, item.passed, 1)
+            at1.append(item.pass_at_1)
+        item.pass_at_k = pass_at_k(item.evaluated, item.passed, k)
+        if item.pass_at_k is not None:
+            atk.append(item.pass_at_k)
+        progress.tasks.append(item)
+        for name in ("submitted", "pending", "evaluated", "failed", "compiled", "passed"):
+            setattr(progress, name, getattr(progress, name) + getattr(item, name))
+    progress.tasks_complete = len(atk)
+    progress.pass_at_1 = sum(at1) / len(at1) if at1 else None
+    progress.pass_at_k = sum(atk) / len(atk) if atk else None
+    return progress
