@@ -236,6 +236,22 @@ def job_dir(keep: Path | None = None) -> Iterator[JobDir]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def private_tmp(job: JobDir) -> str:
+    """A writable scratch path for the command that the parent never reads by path.
+
+    Under bwrap it is the sandbox's own size-capped /tmp; the rlimit backend gets a directory
+    in the job, owned by the sandbox uid.
+    """
+    if backend().name == "bwrap":
+        return "/tmp"
+    tmp = job.root / "tmp"
+    tmp.mkdir(mode=0o700, exist_ok=True)
+    uid = backend().drop_uid
+    if uid is not None:
+        os.lchown(tmp, uid, uid)
+    return str(tmp)
+
+
 # ---------------------------------------------------------------------------------------------
 # Running
 
@@ -263,6 +279,7 @@ def run(
     uid = be.drop_uid
     if uid is not None and writable_box:
         _prepare_box_for(uid, box)
+    logs.mkdir(mode=0o700, parents=True, exist_ok=True)
     out_path, err_path = logs / "stdout.txt", logs / "stderr.txt"
     opened: list[int] = []
     try:

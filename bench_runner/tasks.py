@@ -27,6 +27,7 @@ from bench_runner.errors import TaskFormatError, UnknownTaskError
 FORMAT_VERSION = 1
 PATHS = ("device_only", "host_device")
 SHAPE_MODES = ("static", "dynamic")
+KERNEL_MODES = ("aiv", "aic", "mix")
 DEFAULT_SUITE_DIR = Path(__file__).resolve().parent / "suites" / "npukb"
 
 #: Default tolerances per dtype, combined as ``|got - want| <= atol + rtol * |want|``.
@@ -85,6 +86,8 @@ class Task:
     block_dim: int | None
     tiling: bool
     workspace: bool
+    #: Which cores the launch uses: "aiv" (vector), "aic" (cube) or "mix".
+    kernel_mode: str
     inputs: tuple[TensorSpec, ...]
     outputs: tuple[TensorSpec, ...]
     attributes: Mapping[str, Any]
@@ -161,6 +164,7 @@ class Task:
             "block_dim": self.block_dim if self.block_dim is not None else "host",
             "tiling": self.tiling,
             "workspace": self.workspace,
+            "kernel_mode": self.kernel_mode,
             "kernel_args": list(self.kernel_args),
             "inputs": [_tensor_summary(t) for t in self.inputs],
             "outputs": [_tensor_summary(t) for t in self.outputs],
@@ -253,7 +257,7 @@ class _Reader:
 
 
 _TOP_KEYS = {"format", "slug", "title", "level", "category", "shape_mode", "entry", "paths",
-             "block_dim", "tiling", "workspace", "inputs", "outputs", "attributes", "tolerance",
+             "block_dim", "tiling", "workspace", "kernel_mode", "inputs", "outputs", "attributes", "tolerance",
              "limits", "cases", "extra"}
 
 
@@ -302,6 +306,9 @@ def load_task(folder: Path) -> Task:
         raise r.fail("block_dim", "a launch width 1..65535 or \"host\"", block_dim_raw)
     tiling = r.get("tiling", bool, "true or false", default=False)
     workspace = r.get("workspace", bool, "true or false", default=False)
+    kernel_mode = r.get("kernel_mode", str, "'aiv', 'aic' or 'mix'", default="aiv")
+    if kernel_mode not in KERNEL_MODES:
+        raise r.fail("kernel_mode", "'aiv', 'aic' or 'mix'", kernel_mode)
 
     inputs = tuple(_load_tensors(r, "inputs", is_input=True))
     outputs = tuple(_load_tensors(r, "outputs", is_input=False))
@@ -358,6 +365,7 @@ def load_task(folder: Path) -> Task:
     return Task(
         slug=slug, title=title, level=level, category=category, shape_mode=shape_mode,
         entry=entry, paths=tuple(paths), block_dim=block_dim, tiling=tiling, workspace=workspace,
+        kernel_mode=kernel_mode,
         inputs=inputs, outputs=outputs, attributes=attributes, cases=cases,
         tolerances=tolerances, reduce_dim=reduce_dim, reduce_base=reduce_base, limits=limits,
         root=folder, version=folder_digest(folder),

@@ -1,0 +1,78 @@
+"""Content-addressed storage of results, baselines and compiled task objects.
+
+A result is keyed by (kernel sha256, host sha256, task version, toolchain, SoC, evaluator
+version), so an identical submission is answered without running anything, and any change to
+the task, the emulator or the evaluator misses the cache. Entries are JSON files written
+atomically (temp file + rename), so concurrent workers sharing a directory never read half an
+entry; the worst race is two workers computing the same entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def default_dir() -> Path:
+    """``AKGEN_CACHE_DIR``, else ``~/.cache/akgen``."""
+    env = os.environ.get("AKGEN_CACHE_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "akgen"
+
+
+def sha256_text(text: str | None) -> str | None:
+    return None if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def key_of(**parts: Any) -> str:
+    """A stable digest of named key parts."""
+    blob = json.dumps(parts, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class Cache:
+    """One cache directory with ``results/``, ``baselines/`` and ``objects/`` below it."""
+
+    def __init__(self, root: Path | None = None, *, enabled: bool = True) -> None:
+        self.root = Path(root) if root is not None else default_dir()
+        self.enabled = enabled
+
+    def _path(self, kind: str, key: str, suffix: str = ".json") -> Path:
+        return self.root / kind / key[:2] / f"{key}{suffix}"
+
+    def get(self, kind: str, key: str) -> dict[str, Any] | None:
+        if not self.enabled:
+            return None
+        try:
+            data = json.loads(self._path(kind, key).read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError, OSError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def put(self, kind: str, key: str, value: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        self.put_bytes(kind, key, json.dumps(value, sort_keys=True).encode(), ".json")
+
+    def object_path(self, key: str, suffix: str) -> Path:
+        """Where a compiled artefact for ``key`` lives (it may not exist yet)."""
+        return self._path("objects", key, suffix)
+
+    def put_bytes(self, kind: str, key: str, data: bytes, suffix: str) -> Path:
+        path = self._path(kind, key, suffix)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        return path

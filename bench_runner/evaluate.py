@@ -1,0 +1,540 @@
+"""Evaluate one submission: the library entry point behind ``akgen eval`` and the platform's workers.
+
+Stages: check the input → static check → compile → for each case run every trial (the case's
+listed seed plus fresh random seeds) → compare with the golden → read the modelled time →
+compare with the baseline. The result is a JSON-ready dict (``docs/evaluator.md`` documents
+every field; ``SCHEMA_VERSION`` changes when a field changes meaning). Submission failures are
+verdicts in the result; exceptions (``bench_runner.errors``) mean the input was unusable or the
+machine failed. Thread-safe: no globals are mutated, no signals are used.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import math
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench_runner import cache as cache_mod
+from bench_runner import reference, sandbox, static_check, tasks, toolchains, verify
+from bench_runner.errors import InputError, SubmissionError
+from bench_runner.launcher import Trial
+from bench_runner.taxonomy import (
+    Category,
+    Diagnostic,
+    findings_to_diagnostics,
+    parse_emulator_stderr,
+)
+from bench_runner.toolchains import CaseRun, Sources, Toolchain
+
+SCHEMA_VERSION = 1
+#: Bump when judging changes (tolerances, trial counts, verdict rules), so cached results expire.
+EVALUATOR_VERSION = "1.0.0"
+VERDICTS = ("passed", "wrong_answer", "compile_error", "runtime_error", "timeout", "sandbox_violation",
+            "system_error")
+MIN_RANDOM_TRIALS = 3
+SUSPICIOUS_SPEEDUP = 10.0
+MAX_SOURCE_BYTES = 256 * 1024
+_USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
+_UNCACHED_VERDICTS = {"system_error", "timeout"}
+
+
+@dataclass(slots=True)
+class _State:
+    """What an evaluation accumulates on its way to a result."""
+
+    stage: str = "prepare"
+    verdict: str | None = None
+    reason: str | None = None
+    compiled: bool = False
+    compile_log: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    cases: list[dict[str, Any]] = field(default_factory=list)
+    perf_cases: list[dict[str, Any]] = field(default_factory=list)
+    first_report: dict[str, Any] | None = None
+    seeds: dict[str, list[int]] = field(default_factory=dict)
+    stage_s: dict[str, float] = field(default_factory=dict)
+
+    def fail(self, verdict: str, reason: str) -> None:
+        if self.verdict is None:
+            self.verdict, self.reason = verdict, reason
+
+
+def evaluate(
+    task: str | tasks.Task,
+    kernel_source: str,
+    host_source: str | None = None,
+    *,
+    path: str | None = None,
+    toolchain: str = "cpu-sim",
+    soc: str | None = None,
+    cache_dir: Path | str | None = None,
+    use_cache: bool = True,
+    seed: int | None = None,
+    trials_per_case: int = MIN_RANDOM_TRIALS,
+    static_checks: bool = True,
+    baseline: bool = True,
+    keep_dir: Path | None = None,
+    on_stage: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Evaluate one kernel (and, on the host_device path, its host tiling) against a task.
+
+    ``seed`` replays an earlier evaluation's random trials (it is recorded in every result)
+    and bypasses the cache; by default every evaluation draws fresh seeds from ``secrets``.
+    ``on_stage`` is called with each stage's name as it starts (for progress display).
+    Raises InputError (unknown task, path not offered, bad source) and InfrastructureError.
+    """
+    started = time.monotonic()
+    the_task = tasks.get_task(task) if isinstance(task, str) else task
+    tc = toolchains.get(toolchain)
+    path = _check_submission(the_task, kernel_source, host_source, path)
+    avail = tc.availability()
+    if not avail.ok:
+        from bench_runner.errors import ToolchainUnavailableError
+
+        raise ToolchainUnavailableError(f"toolchain {toolchain!r} cannot run here: {avail.reason}")
+    soc = soc or tc.default_soc()
+    if avail.socs and soc not in avail.socs:
+        raise InputError(f"SoC {soc!r} is not served by {toolchain}; expected one of {', '.join(avail.socs)}")
+    if trials_per_case < MIN_RANDOM_TRIALS:
+        raise InputError(f"trials_per_case must be at least {MIN_RANDOM_TRIALS}")
+    identity = tc.identity(soc)
+    root = Path(cache_dir) if cache_dir is not None else None
+    store = cache_mod.Cache(root, enabled=use_cache and seed is None)
+    # Baselines and compiled task objects do not depend on the submission: always reuse them.
+    artefacts = cache_mod.Cache(root)
+    kernel_sha = cache_mod.sha256_text(kernel_source)
+    host_sha = cache_mod.sha256_text(host_source)
+    key = cache_mod.key_of(kernel=kernel_sha, host=host_sha, task=the_task.version, path=path,
+                           toolchain=identity, evaluator=EVALUATOR_VERSION, trials=trials_per_case,
+                           static_checks=static_checks)
+    hit = store.get("results", key)
+    if hit is not None and hit.get("schema_version") == SCHEMA_VERSION:
+        hit["cache"] = {"hit": True, "key": key}
+        return hit
+
+    master = seed if seed is not None else secrets.randbits(63)
+    state = _State()
+    stage = _stage_timer(state, on_stage)
+    host = host_source if path == "host_device" else _read(the_task.host_template)
+    sources = Sources(kernel_source, host, host_is_fixed=path == "device_only")
+
+    if static_checks:
+        with stage("static_check"):
+            found = static_check.check(kernel_source, "kernel.cpp")
+            if path == "host_device" and host_source is not None:
+                found += static_check.check(host_source, "host.cpp")
+            if found:
+                state.diagnostics += found
+                state.fail("sandbox_violation", found[0].message)
+
+    perf: dict[str, Any] | None = None
+    base: dict[str, Any] | None = None
+    if state.verdict is None:
+        with sandbox.job_dir(keep=keep_dir) as job:
+            _compile_and_run(the_task, tc, job, sources, soc, master, trials_per_case, state, stage, artefacts)
+        if state.verdict is None:
+            state.verdict, state.stage = "passed", "done"
+            perf = _perf_summary(state)
+            if baseline:
+                with stage("baseline"):
+                    base = baseline_perf(the_task, tc, soc, artefacts)
+    speedup, flags = _speedup(perf, base)
+    result = _result(the_task, path, identity, state, perf, base, speedup, flags, kernel_sha, host_sha,
+                     master, key, started)
+    if result["verdict"] not in _UNCACHED_VERDICTS:
+        store.put("results", key, result)
+    return result
+
+
+def _check_submission(task: tasks.Task, kernel: str, host: str | None, path: str | None) -> str:
+    path = path or ("host_device" if host is not None and "host_device" in task.paths else task.paths[0])
+    if path not in tasks.PATHS:
+        raise SubmissionError(f"unknown path {path!r}; expected device_only or host_device")
+    if path not in task.paths:
+        raise SubmissionError(f"task {task.slug} does not offer the {path} path (it offers {', '.join(task.paths)})")
+    if path == "host_device" and host is None:
+        raise SubmissionError(f"the host_device path of {task.slug} needs a host file (--host)")
+    if path == "device_only" and host is not None:
+        raise SubmissionError(f"the device_only path of {task.slug} uses the task's fixed host; do not pass a "
+                              "host file (or choose --path host_device)")
+    for name, text in (("kernel", kernel), ("host", host)):
+        if text is None:
+            continue
+        if not isinstance(text, str):
+            raise SubmissionError(f"the {name} source must be text, got {type(text).__name__}")
+        if "\x00" in text:
+            raise SubmissionError(f"the {name} source contains a NUL byte")
+        if len(text.encode("utf-8", errors="surrogatepass")) > MAX_SOURCE_BYTES:
+            raise SubmissionError(f"the {name} source is larger than {MAX_SOURCE_BYTES // 1024} KiB")
+    return path
+
+
+def _read(p: Path | None) -> str | None:
+    return p.read_text(encoding="utf-8") if p is not None else None
+
+
+class _StageTimer:
+    def __init__(self, state: _State, name: str, on_stage: Callable[[str], None] | None) -> None:
+        self.state, self.name, self.on_stage = state, name, on_stage
+
+    def __enter__(self) -> None:
+        self.state.stage = self.name
+        if self.on_stage is not None:
+            self.on_stage(self.name)
+        self.t0 = time.monotonic()
+
+    def __exit__(self, *exc: object) -> None:
+        self.state.stage_s[self.name] = self.state.stage_s.get(self.name, 0.0) + time.monotonic() - self.t0
+
+
+def _stage_timer(state: _State, on_stage: Callable[[str], None] | None) -> Callable[[str], _StageTimer]:
+    return lambda name: _StageTimer(state, name, on_stage)
+
+
+# ---------------------------------------------------------------------------------------------
+# Compile, run, verify
+
+
+def _compile_and_run(task: tasks.Task, tc: Toolchain, job: sandbox.JobDir, sources: Sources, soc: str,
+                     master: int, n_random: int, state: _State, stage: Callable[[str], _StageTimer],
+                     objects: cache_mod.Cache) -> None:
+    with stage("compile"):
+        built = tc.build(task, job, sources, soc=soc, objects=objects)
+    state.compile_log = built.log
+    if not built.ok:
+        res = built.sandbox
+        if res is not None and res.limit in ("wall", "cpu"):
+            state.diagnostics.append(Diagnostic(Category.TIMEOUT, f"compilation exceeded the {res.limit} limit",
+                                                source="sandbox"))
+            state.fail("compile_error", "compilation timed out")
+        elif res is not None and res.limit == "seccomp":
+            state.diagnostics.append(Diagnostic(Category.SANDBOX_VIOLATION, "the compiler was killed by the "
+                                                "sandbox's system-call filter", source="sandbox"))
+            state.fail("sandbox_violation", "forbidden system call during compilation")
+        else:
+            diags = built.diagnostics or [Diagnostic(Category.OTHER, _first_line(built.log) or "compilation failed")]
+            state.diagnostics += diags
+            state.fail("compile_error", diags[0].message)
+        return
+    state.compiled = True
+    for ci, case in enumerate(task.cases):
+        with stage("run"):
+            trials = _make_trials(task, case, master, n_random)
+            state.seeds[case.name] = [t.seed for t in trials]
+            run = tc.run_case(task, job, ci, case, trials, soc=soc)
+        with stage("verify"):
+            case_result = _judge_case(task, case, trials, run, state)
+        state.cases.append(case_result)
+        if state.verdict is not None:
+            return
+
+
+def trial_seed(master: int, case: str, index: int) -> int:
+    """The seed of random trial ``index`` of ``case``, derived from the evaluation's master seed."""
+    digest = hashlib.sha256(f"{master}:{case}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
+
+
+def _make_trials(task: tasks.Task, case: tasks.CaseSpec, master: int, n_random: int) -> list[Trial]:
+    seeds = [(case.seed, True)] + [(trial_seed(master, case.name, i), False) for i in range(n_random)]
+    trials = []
+    for i, (s, listed) in enumerate(seeds):
+        inputs = reference.make_inputs(task, case, s)
+        golden = reference.golden(task, case, inputs)
+        trials.append(Trial(i, s, listed, inputs, golden))
+    return trials
+
+
+def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run: CaseRun,
+                state: _State) -> dict[str, Any]:
+    res = run.sandbox
+    findings = (run.final_report or {}).get("findings")
+    if not isinstance(findings, list):
+        findings = parse_emulator_stderr(res.stderr, _USER_FILES)
+    sim_diags = findings_to_diagnostics([f for f in findings if isinstance(f, dict)], _USER_FILES)
+    errors = [d for d in sim_diags if d.severity == "error"]
+    warnings = [d for d in sim_diags if d.severity != "error"]
+    out: dict[str, Any] = {"name": case.name, "passed": False, "trials": [], "exit_code": res.exit_code,
+                           "signal": res.signal, "wall_s": round(res.wall_s, 4)}
+    trial_results = []
+    for t, got in zip(trials, run.stream.trials, strict=True):
+        if not got.done:
+            break
+        trial_results.append(_judge_trial(task, case, t, got.buffers, got.tiling))
+    out["trials"] = trial_results
+    process_ok = res.exit_code == 0 and res.limit is None and run.stream.status == "ok" and not errors
+    if not process_ok or run.stream_error:
+        _explain_process_failure(task, run, errors, state)
+        state.diagnostics += warnings
+        out["stdout_tail"] = res.stdout[-2000:]
+        out["stderr_tail"] = res.stderr[-4000:]
+        return out
+    state.diagnostics += warnings
+    if len(trial_results) < len(trials):
+        state.diagnostics.append(Diagnostic(Category.CRASH, "the program exited before finishing every trial",
+                                            source="harness"))
+        state.fail("runtime_error", "the program exited before finishing every trial")
+        return out
+    failed = [tr for tr in trial_results if not tr["passed"]]
+    if failed:
+        tr = failed[0]
+        for check in tr["checks"]:
+            if check.get("diagnostic"):
+                state.diagnostics.append(check.pop("diagnostic"))
+        state.fail("wrong_answer", f"case {case.name}, seed {tr['seed']}: " + tr["summary"])
+    else:
+        out["passed"] = True
+    for tr in trial_results:
+        for check in tr["checks"]:
+            check.pop("diagnostic", None)
+    listed = run.reports[0] if run.reports else None
+    report = listed or run.final_report
+    if report is not None:
+        perf = _case_perf(report)
+        perf["name"] = case.name
+        out["perf"] = perf
+        state.perf_cases.append(perf)
+        if state.first_report is None:
+            state.first_report = report
+    errs = [tr["max_abs_err"] for tr in trial_results]
+    out["max_abs_err"] = max(errs) if errs else None
+    out["max_rel_err"] = max((tr["max_rel_err"] for tr in trial_results), default=None)
+    out["mismatch_count"] = sum(tr["mismatch_count"] for tr in trial_results)
+    return out
+
+
+def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: dict[str, bytes],
+                 tiling: dict[str, Any] | None) -> dict[str, Any]:
+    checks: list[dict[str, Any]] = []
+    summaries = []
+    aliases = {o.alias: o for o in task.outputs if o.alias is not None}
+    for spec in task.outputs:
+        source = spec.alias or spec.name
+        want = trial.golden[spec.name]
+        got = verify.decode(buffers.get(source, b""), spec.dtype, want.shape)
+        if got is None:
+            diag = Diagnostic(Category.CRASH, f"output {spec.name!r} came back with the wrong size", source="harness")
+            checks.append({"name": spec.name, "passed": False, "diagnostic": diag})
+            summaries.append(diag.message)
+            continue
+        tol = task.tolerance_for(spec.dtype.name, case) if spec.dtype.is_float else None
+        chk = verify.compare(spec.name, got, want, spec.dtype, tol, trial.poison.get(spec.name))
+        entry: dict[str, Any] = chk.to_dict()
+        if not chk.passed:
+            cat = Category.NAN_INF if chk.nan_inf_count and chk.nan_inf_count >= chk.mismatch_count - chk.unwritten_count \
+                and chk.unwritten_count < chk.mismatch_count else Category.NUMERICAL_MISMATCH
+            entry["diagnostic"] = Diagnostic(cat, chk.describe(), source="verifier")
+            summaries.append(chk.describe())
+        checks.append(entry)
+    inputs_ok = True
+    for spec in task.inputs:
+        if spec.name in aliases:
+            continue
+        after = buffers.get(spec.name)
+        if after is not None and after != trial.inputs[spec.name].tobytes():
+            inputs_ok = False
+            diag = Diagnostic(Category.INPUT_MUTATION, f"input {spec.name!r} was modified by the kernel "
+                              "(only in-place tasks may write their inputs)", source="verifier")
+            checks.append({"name": spec.name, "passed": False, "input": True, "diagnostic": diag})
+            summaries.append(diag.message)
+    passed = all(c.get("passed") for c in checks) and inputs_ok
+    outs = [c for c in checks if "mismatch_count" in c]
+    return {
+        "seed": trial.seed, "listed": trial.listed, "passed": passed, "inputs_unchanged": inputs_ok,
+        "checks": checks, "tiling": tiling, "summary": "; ".join(summaries),
+        "max_abs_err": max((c["max_abs_err"] for c in outs), default=0.0),
+        "max_rel_err": max((c["max_rel_err"] for c in outs), default=0.0),
+        "mismatch_count": sum(c["mismatch_count"] for c in outs),
+    }
+
+
+def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagnostic], state: _State) -> None:
+    res = run.sandbox
+    stderr = res.stderr
+    if res.limit == "seccomp":
+        state.diagnostics.append(Diagnostic(Category.SANDBOX_VIOLATION, "killed by the sandbox's system-call filter "
+                                            "(sockets, ptrace, mounts, namespaces … are forbidden)", source="sandbox"))
+        state.fail("sandbox_violation", "forbidden system call")
+        return
+    if res.limit in ("wall", "cpu"):
+        what = "wall-clock" if res.limit == "wall" else "CPU-time"
+        state.diagnostics += errors
+        state.diagnostics.append(Diagnostic(Category.TIMEOUT, f"the run exceeded the {what} limit", source="sandbox"))
+        state.fail("timeout", f"{what} limit exceeded")
+        return
+    if errors:
+        state.diagnostics += errors
+        verdict = "timeout" if errors[0].category is Category.TIMEOUT else "runtime_error"
+        state.fail(verdict, f"{errors[0].code}: {errors[0].message}")
+        return
+    if run.stream.status not in (None, "ok"):
+        cat = Category.TILING_HOST if run.stream.status == "tiling" else Category.INFRASTRUCTURE
+        msg = f"{run.stream.status}: {run.stream.status_message}"
+        state.diagnostics.append(Diagnostic(cat, msg, "host.cpp" if cat is Category.TILING_HOST else None,
+                                            source="harness"))
+        state.fail("runtime_error" if cat is Category.TILING_HOST else "system_error", msg)
+        return
+    if res.limit == "file_size":
+        state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "output limit exceeded (the program wrote too "
+                                            "much to stdout/stderr or a file)", source="sandbox"))
+        state.fail("runtime_error", "output limit exceeded")
+        return
+    low = stderr.lower()
+    if any(s in low for s in ("bad_alloc", "out of memory", "cannot allocate memory")):
+        state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "memory limit exceeded", source="sandbox"))
+        state.fail("runtime_error", "memory limit exceeded")
+        return
+    if "resource temporarily unavailable" in low:
+        state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "process or thread limit exceeded",
+                                            source="sandbox"))
+        state.fail("runtime_error", "process or thread limit exceeded")
+        return
+    if run.stream_error:
+        state.diagnostics.append(Diagnostic(Category.CRASH, f"result stream corrupted: {run.stream_error}",
+                                            source="harness"))
+        state.fail("runtime_error", "the kernel overwrote the driver's results")
+        return
+    how = f"signal {res.signal}" if res.signal is not None else f"exit status {res.exit_code}"
+    state.diagnostics.append(Diagnostic(Category.CRASH, f"the program ended with {how} "
+                                        f"without an emulator finding: {_first_line(stderr) or 'no message'}",
+                                        source="sandbox"))
+    state.fail("runtime_error", f"crashed ({how})")
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:500]
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Performance and baseline
+
+
+def _case_perf(report: dict[str, Any]) -> dict[str, Any]:
+    cores = report.get("cores") if isinstance(report.get("cores"), list) else []
+    slowest = max((c for c in cores if isinstance(c, dict)), key=lambda c: c.get("cycles", 0), default=None)
+    return {
+        "cycles": report.get("total_cycles"),
+        "est_us": report.get("est_us"),
+        "block_dim": report.get("block_dim"),
+        "pipes": (slowest or {}).get("pipes"),
+    }
+
+
+def _perf_summary(state: _State) -> dict[str, Any] | None:
+    if not state.perf_cases or any(not isinstance(p.get("cycles"), int | float) for p in state.perf_cases):
+        return None
+    first = state.first_report or {}
+    timeline = first.get("timeline") if isinstance(first.get("timeline"), list) else []
+    return {
+        "cycles": sum(p["cycles"] for p in state.perf_cases),
+        "est_us": sum(p["est_us"] or 0 for p in state.perf_cases),
+        "pipes": state.perf_cases[0].get("pipes"),
+        "per_case": state.perf_cases,
+        "timeline": timeline[:2000],
+    }
+
+
+def baseline_perf(task: tasks.Task, tc: Toolchain, soc: str, store: cache_mod.Cache) -> dict[str, Any]:
+    """The expert kernel's modelled time on this toolchain and SoC (computed once, then cached)."""
+    identity = tc.identity(soc)
+    key = cache_mod.key_of(task=task.version, toolchain=identity, evaluator=EVALUATOR_VERSION, kind="baseline")
+    hit = store.get("baselines", key)
+    if hit is not None:
+        return {**hit, "cached": True}
+    expert = task.expert_kernel.read_text(encoding="utf-8")
+    host = _read(task.expert_host)
+    state = _State()
+    stage = _stage_timer(state, None)
+    with sandbox.job_dir() as job:
+        _compile_and_run(task, tc, job, Sources(expert, host, host_is_fixed=True), soc, master=0, n_random=0,
+                         state=state, stage=stage, objects=store)
+    perf = _perf_summary(state) if state.verdict is None else None
+    if perf is None:
+        detail = state.reason or "no performance report"
+        return {"source": "expert", "error": f"the expert kernel did not pass: {detail}", "cached": False}
+    entry = {"source": "expert", "cycles": perf["cycles"], "est_us": perf["est_us"],
+             "per_case": [{"name": p["name"], "cycles": p["cycles"], "est_us": p["est_us"]} for p in perf["per_case"]]}
+    store.put("baselines", key, entry)
+    return {**entry, "cached": False}
+
+
+def _speedup(perf: dict[str, Any] | None, base: dict[str, Any] | None) -> tuple[float | None, list[str]]:
+    """Geometric mean over cases of baseline time / candidate time; flags >10x for review."""
+    if not perf or not base or "per_case" not in base:
+        return None, []
+    by_name = {p["name"]: p for p in base["per_case"]}
+    ratios = []
+    for p in perf["per_case"]:
+        b = by_name.get(p["name"])
+        if not b or not b.get("cycles") or not p.get("cycles"):
+            return None, []
+        ratios.append(b["cycles"] / p["cycles"])
+    if not ratios:
+        return None, []
+    value = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    flags = ["suspicious_speedup"] if value > SUSPICIOUS_SPEEDUP else []
+    return round(value, 4), flags
+
+
+# ---------------------------------------------------------------------------------------------
+# Result object
+
+
+def _result(task: tasks.Task, path: str, identity: dict[str, str], state: _State, perf: dict[str, Any] | None,
+            base: dict[str, Any] | None, speedup: float | None, flags: list[str], kernel_sha: str | None,
+            host_sha: str | None, master: int, key: str, started: float) -> dict[str, Any]:
+    be = sandbox.backend()
+    verdict = state.verdict or "system_error"
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "evaluator_version": EVALUATOR_VERSION,
+        "verdict": verdict,
+        "passed": verdict == "passed",
+        "compiled": state.compiled,
+        "stage": state.stage if verdict != "passed" else "done",
+        "reason": state.reason,
+        "task": {"slug": task.slug, "version": task.version, "level": task.level},
+        "path": path,
+        "toolchain": identity,
+        "compile_log": state.compile_log[:64 * 1024],
+        "diagnostics": [d.to_dict() for d in state.diagnostics[:100]],
+        "cases": state.cases,
+        "perf": perf,
+        "baseline": base,
+        "speedup": speedup,
+        "suspicious": bool(flags),
+        "flags": flags,
+        "source_sha256": kernel_sha,
+        "host_sha256": host_sha,
+        "seeds": {"master": master, "trials": state.seeds},
+        "sandbox": {"backend": be.name, "note": be.reason},
+        "cache": {"hit": False, "key": key},
+        "stage_durations_s": {k: round(v, 4) for k, v in state.stage_s.items()},
+        "duration_s": round(time.monotonic() - started, 4),
+        "created_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    }
+
+
+def system_error_result(task_slug: str, message: str) -> dict[str, Any]:
+    """A result object for an evaluation the machine could not carry out (for callers that
+    prefer a verdict to an exception, such as batch scripts)."""
+    return {
+        "schema_version": SCHEMA_VERSION, "evaluator_version": EVALUATOR_VERSION, "verdict": "system_error",
+        "passed": False, "compiled": False, "stage": "prepare", "reason": message,
+        "task": {"slug": task_slug}, "diagnostics": [Diagnostic(Category.INFRASTRUCTURE, message,
+                                                                source="evaluator").to_dict()],
+        "cases": [], "perf": None, "baseline": None, "speedup": None, "suspicious": False, "flags": [],
+    }
+
+
+__all__ = ["EVALUATOR_VERSION", "SCHEMA_VERSION", "VERDICTS", "baseline_perf", "evaluate",
+           "system_error_result", "trial_seed"]

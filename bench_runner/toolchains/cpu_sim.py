@@ -1,0 +1,274 @@
+"""cpu-sim: g++ with the ascend_sim headers, run inside the sandbox, timed by the cost model.
+
+The emulator's own ``build.py`` decides how to compile (flags, include paths, precompiled
+header); this module decides what to compile (the submission wrapped by the fixed driver),
+where (a sandboxed job directory) and with which limits, and reads back the driver's result
+stream and the emulator's report. Cycles come from the emulator's deterministic cost model, so
+a result is reproducible on any machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import json
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from bench_runner import launcher, sandbox, taxonomy
+from bench_runner.cache import Cache, key_of
+from bench_runner.errors import ToolchainUnavailableError
+from bench_runner.launcher import Trial
+from bench_runner.reference import case_view
+from bench_runner.tasks import CaseSpec, Task
+from bench_runner.toolchains.base import Availability, BuildOutcome, CaseRun, Sources, Toolchain
+
+MiB = sandbox.MiB
+#: Copies the emulator's last report out of the sandbox's private /tmp after the program ends,
+#: however it ends (the report of a crashed or failed run explains the failure).
+_RUN_WRAPPER = '"$@"; rc=$?; cat "$ASCEND_SIM_REPORT" >&"$AKGEN_FD_1" 2>/dev/null; exit $rc'
+_REPORT_CAP = 16 * MiB
+_GENERATED = ("kernel_tu.cpp", "host_tu.cpp", "main.cpp")
+_USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
+
+
+@functools.lru_cache(maxsize=1)
+def _sim_build() -> ModuleType | None:
+    try:
+        return importlib.import_module("bench_runner.ascend_sim.build")
+    except ImportError:
+        return None
+
+
+def _require_build() -> ModuleType:
+    mod = _sim_build()
+    if mod is None:
+        raise ToolchainUnavailableError("cpu-sim needs bench_runner/ascend_sim/build.py (the emulator), "
+                                        "which is not importable in this installation")
+    return mod
+
+
+@functools.lru_cache(maxsize=1)
+def _gxx_version() -> str | None:
+    gxx = shutil.which("g++")
+    if gxx is None:
+        return None
+    try:
+        return subprocess.run([gxx, "-dumpfullversion"], capture_output=True, text=True, timeout=20,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _content_version() -> str:
+    """A digest of everything that shapes a result: emulator headers, build.py, the driver."""
+    h = hashlib.sha256()
+    mod = _require_build()
+    roots = [Path(mod.include_dir()), Path(mod.__file__), launcher.HARNESS_DIR]
+    for root in roots:
+        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+        for p in files:
+            h.update(p.name.encode())
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+    h.update((_gxx_version() or "").encode())
+    return h.hexdigest()[:16]
+
+
+class CpuSim(Toolchain):
+    name = "cpu-sim"
+
+    def availability(self) -> Availability:
+        mod = _sim_build()
+        if mod is None:
+            return Availability(False, "the ascend_sim emulator (bench_runner/ascend_sim/build.py) is missing")
+        if _gxx_version() is None:
+            return Availability(False, "g++ not found (apt-get install g++)")
+        be = sandbox.backend()
+        note = "" if be.name == "bwrap" else f"; sandbox: {be.reason}"
+        return Availability(True, f"g++ {_gxx_version()}, emulator {_content_version()}{note}",
+                            tuple(mod.SOC_NAMES))
+
+    def default_soc(self) -> str:
+        return str(_require_build().DEFAULT_SOC)
+
+    def identity(self, soc: str) -> dict[str, str]:
+        return {"name": self.name, "version": f"ascend_sim-{_content_version()}", "soc": soc}
+
+    # -----------------------------------------------------------------------------------------
+    # Build
+
+    def build(self, task: Task, job: sandbox.JobDir, sources: Sources, *, soc: str,
+              objects: Cache) -> BuildOutcome:
+        """Compile the kernel and link it with the driver (and host tiling) objects.
+
+        The driver (main.cpp) depends only on the task, and the fixed host of the device_only
+        path too, so their objects are compiled once per task version and toolchain and then
+        reused: a submission usually costs one translation unit plus a link.
+        """
+        start = time.monotonic()
+        box = job.box
+        _write_task_headers(task, box)
+        (box / "kernel.cpp").write_text(sources.kernel, encoding="utf-8")
+        (box / "kernel_tu.cpp").write_text(launcher.kernel_tu(task), encoding="utf-8")
+        inputs: list[Path] = [Path("kernel_tu.cpp")]
+        prebuilt = {"main.o": {"main.cpp": launcher.main_cpp(task)}}
+        if task.needs_host:
+            host_files = {"host.cpp": sources.host or "", "host_tu.cpp": launcher.host_tu()}
+            if sources.host_is_fixed:
+                prebuilt["host_tu.o"] = host_files
+            else:
+                for name, text in host_files.items():
+                    (box / name).write_text(text, encoding="utf-8")
+                inputs.append(Path("host_tu.cpp"))
+        for obj_name, files in prebuilt.items():
+            obj = self._object(task, obj_name, files, objects)
+            if isinstance(obj, BuildOutcome):
+                return obj
+            shutil.copyfile(obj, box / obj_name)
+            inputs.append(Path(obj_name))
+        res = self._compile(task, box, job.logs / "compile", inputs, Path("prog"), link=True)
+        log = (res.stdout + res.stderr).strip()
+        if res.truncated:
+            log += "\n[akgen: compile log truncated]"
+        ok = res.exit_code == 0 and res.limit is None and (box / "prog").is_file()
+        diags = [] if ok else taxonomy.parse_compile_log(log, user_files=_USER_FILES, generated=_GENERATED,
+                                                          entry=task.entry)
+        return BuildOutcome(ok, log, diags, res, time.monotonic() - start)
+
+    def _compile(self, task: Task, box: Path, logs: Path, inputs: list[Path], output: Path, *,
+                 link: bool) -> sandbox.SandboxResult:
+        mod = _require_build()
+        argv = list(mod.compile_command(inputs, output, extra_include_dirs=(launcher.HARNESS_DIR,)))
+        if not link:
+            argv.insert(1, "-c")
+        mounts = [sandbox.Mount(Path(mod.include_dir())), sandbox.Mount(launcher.HARNESS_DIR)]
+        pch = mod.ensure_pch()
+        if pch is not None:
+            mounts.append(sandbox.Mount(Path(pch)))
+        limits = sandbox.Limits(wall_s=task.limits.get("compile_wall_s", 120.0), cpu_s=120.0,
+                                memory_bytes=4 * sandbox.GiB, processes=64, file_bytes=512 * MiB,
+                                tmp_bytes=1024 * MiB, log_bytes=256 * 1024)
+        return sandbox.run(argv, box=box, logs=logs, limits=limits, mounts=mounts)
+
+    def _object(self, task: Task, name: str, files: dict[str, str], objects: Cache) -> Path | BuildOutcome:
+        """A task-level object (driver or fixed host), compiled on first use and cached."""
+        key = key_of(task=task.version, toolchain=_content_version(), object=name,
+                     files={k: hashlib.sha256(v.encode()).hexdigest() for k, v in files.items()})
+        path = objects.object_path(key, ".o")
+        if path.is_file():
+            return path
+        start = time.monotonic()
+        with sandbox.job_dir() as job:
+            _write_task_headers(task, job.box)
+            for fname, text in files.items():
+                (job.box / fname).write_text(text, encoding="utf-8")
+            source = Path(name.replace(".o", ".cpp"))
+            res = self._compile(task, job.box, job.logs, [source], Path(name), link=False)
+            built = job.box / name
+            if res.exit_code != 0 or res.limit is not None or not built.is_file():
+                log = (res.stdout + res.stderr).strip()
+                diags = taxonomy.parse_compile_log(log, user_files=_USER_FILES, generated=_GENERATED,
+                                                   entry=task.entry)
+                return BuildOutcome(False, log, diags, res, time.monotonic() - start)
+            return objects.put_bytes("objects", key, built.read_bytes(), ".o")
+
+    # -----------------------------------------------------------------------------------------
+    # Run
+
+    def run_case(self, task: Task, job: sandbox.JobDir, case_index: int, case: CaseSpec, trials: list[Trial], *,
+                 soc: str) -> CaseRun:
+        files = [launcher.write_trial_files(task, case_index, t, job.inputs) for t in trials]
+        tmp = sandbox.private_tmp(job)
+        report_path = f"{tmp}/akgen-report-c{case_index}.json"
+        manifest = launcher.manifest_text(task, case, files, report_path=report_path,
+                                          platform=_platform(soc))
+        manifest_path = job.inputs / f"manifest_c{case_index}.txt"
+        manifest_path.write_text(manifest, encoding="ascii")
+        view = case_view(task, case)
+        buffer_bytes = sum(
+            int(_numel(view.shapes[t.name])) * t.dtype.itemsize
+            for t in (*task.inputs, *task.outputs) if t.alias is None
+        )
+        largest = max(int(_numel(view.shapes[t.name])) * t.dtype.itemsize for t in (*task.inputs, *task.outputs))
+        wall = task.limits.get("run_wall_s", 30.0)
+        limits = sandbox.Limits(
+            wall_s=wall, cpu_s=task.limits.get("run_cpu_s", 60.0),
+            memory_bytes=int(task.limits.get("run_memory_mb", 4096)) * MiB,
+            processes=256, file_bytes=max(64 * MiB, len(trials) * (buffer_bytes + _REPORT_CAP) + MiB),
+            tmp_bytes=64 * MiB + 4 * _REPORT_CAP, log_bytes=64 * 1024)
+        env = {
+            "ASCEND_SIM_SOC": soc,
+            "ASCEND_SIM_REPORT": report_path,
+            "ASCEND_SIM_TIMEOUT_S": f"{max(2.0, wall / (len(trials) + 1)):.1f}",
+            "ASCEND_SIM_TIMELINE_LIMIT": "2000",
+            "MALLOC_ARENA_MAX": "2",
+        }
+        logs = job.logs / f"case{case_index}"
+        mounts = [sandbox.Mount(job.inputs)]
+        try:
+            res = sandbox.run(["/bin/sh", "-c", _RUN_WRAPPER, "sh", "./prog", f"../{job.inputs.name}/{manifest_path.name}"],
+                              box=job.box, logs=logs, limits=limits, mounts=mounts, env=env, writable_box=False,
+                              pass_files=[logs / "result.bin", logs / "final_report.json"])
+            stream_error = None
+            data = (logs / "result.bin").read_bytes()
+            names = {t.name for t in (*task.inputs, *task.outputs) if t.alias is None}
+            try:
+                stream = launcher.parse_stream(data, trials=len(trials), buffer_names=names,
+                                               max_buffer_bytes=max(largest, _REPORT_CAP))
+            except launcher.StreamError as exc:
+                stream, stream_error = launcher.StreamResult([launcher.TrialOutput() for _ in trials]), str(exc)
+            final = _load_report((logs / "final_report.json").read_bytes())
+            reports = [_load_report(t.report) if t.report else None for t in stream.trials]
+            return CaseRun(res, stream, final, reports, stream_error)
+        finally:
+            for t_files in files:
+                for rel in t_files.values():
+                    (job.box / rel).unlink(missing_ok=True)
+
+
+def _write_task_headers(task: Task, box: Path) -> None:
+    if task.include_dir is not None:
+        for header in sorted(task.include_dir.iterdir()):
+            if header.is_file():
+                shutil.copyfile(header, box / header.name)
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _load_report(raw: bytes | None) -> dict[str, Any] | None:
+    if not raw or len(raw) > _REPORT_CAP:
+        return None
+    try:
+        data = json.loads(raw.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+@functools.lru_cache(maxsize=16)
+def _platform(soc: str) -> dict[str, Any]:
+    """Core counts and UB size the host tiling sees, from the emulator's SoC table."""
+    mod = _require_build()
+    info = getattr(mod, "soc_info", None)
+    if callable(info):
+        data = info(soc)
+        return {"aiv_cores": data["vector_cores"], "aic_cores": data["cube_cores"], "ub_bytes": data["ub_bytes"],
+                "soc": soc}
+    return {**_FALLBACK_PLATFORM.get(soc, _FALLBACK_PLATFORM["Ascend910B2"]), "soc": soc}
+
+
+# Used only if the emulator's build.py does not expose soc_info(); figures from its soc.h.
+_FALLBACK_PLATFORM: dict[str, dict[str, int]] = {
+    "Ascend910B2": {"aiv_cores": 48, "aic_cores": 24, "ub_bytes": 196608},
+}
