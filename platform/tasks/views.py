@@ -1,13 +1,185 @@
-from django.shortcuts import get_object_or_404, render
+"""Task pages: the filterable list, a task's specification and results, its submissions, and
+the editor that submits a kernel for it."""
 
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
+
+from submissions.errors import SubmissionRejected
+from submissions.forms import SubmissionForm
+from submissions.highlight import split_source
+from submissions.models import Path_, Visibility
+from submissions.presenters import VERDICTS, listing
+from submissions.selectors import (
+    LIST_SORTS,
+    VERDICT_GROUPS,
+    expert_visible_to,
+    submission_get_visible,
+    submission_list,
+)
+from submissions.services import submission_create
 from tasks.models import Task
-from tasks.selectors import task_list
+from tasks.selectors import SORTS, task_filter_options, task_list, task_stats
+
+PAGE_SIZE = 50
+
+
+def _int_or_none(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _htmx_target(request, target: str) -> bool:
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.history_restore_request and htmx.target == target
 
 
 def task_index(request):
-    return render(request, "tasks/index.html", {"tasks": task_list()})
+    options = task_filter_options()
+    params = {
+        "level": _int_or_none(request.GET.get("level")),
+        "category": request.GET.get("category") or None,
+        "shape_mode": request.GET.get("shape_mode") or None,
+        "dtype": request.GET.get("dtype") or None,
+        "q": (request.GET.get("q") or "").strip()[:100] or None,
+        "sort": request.GET.get("sort") if request.GET.get("sort") in SORTS else "level",
+    }
+    if params["dtype"] and params["dtype"] not in options.dtypes:
+        params["dtype"] = None
+    page = Paginator(task_list(**params), PAGE_SIZE).get_page(request.GET.get("page"))
+    filtered = any(params[k] for k in ("level", "category", "shape_mode", "dtype", "q"))
+    context = {"page": page, "params": params, "options": options, "filtered": filtered,
+               "sort": params["sort"]}
+    template = "tasks/partials/task_results.html" if _htmx_target(request, "task-results") else "tasks/index.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request", "HX-Target"))
+    return response
+
+
+def _spec_view(spec) -> dict:
+    """The parts of a task's spec the page shows, tolerant of older or partial specs."""
+    spec = spec if isinstance(spec, dict) else {}
+
+    def tensors(key):
+        out = []
+        for item in spec.get(key) or []:
+            if isinstance(item, dict):
+                shape = item.get("shape") or []
+                out.append({"name": item.get("name", ""), "dtype": item.get("dtype", ""),
+                            "shape": " × ".join(str(d) for d in shape) if isinstance(shape, list) else str(shape),
+                            "alias": item.get("alias", "")})
+        return out
+
+    cases = []
+    for item in spec.get("cases") or []:
+        if isinstance(item, dict):
+            dims = item.get("dims") if isinstance(item.get("dims"), dict) else {}
+            attributes = item.get("attributes") if isinstance(item.get("attributes"), dict) else {}
+            cases.append({"name": item.get("name", ""), "dims": list(dims.items()),
+                          "seed": item.get("seed", ""), "attributes": list(attributes.items())})
+    tolerances = []
+    raw_tol = spec.get("tolerances") if isinstance(spec.get("tolerances"), dict) else {}
+    for dtype, tol in raw_tol.items():
+        if isinstance(tol, dict):
+            tolerances.append({"dtype": dtype, "rtol": tol.get("rtol"), "atol": tol.get("atol")})
+    attributes = spec.get("attributes") if isinstance(spec.get("attributes"), dict) else {}
+    return {
+        "entry": spec.get("entry", ""),
+        "block_dim": spec.get("block_dim", ""),
+        "kernel_args": [str(a) for a in spec.get("kernel_args") or []],
+        "inputs": tensors("inputs"),
+        "outputs": tensors("outputs"),
+        "attributes": list(attributes.items()),
+        "cases": cases,
+        "tolerances": tolerances,
+    }
+
+
+def _task_or_404(slug: str) -> Task:
+    return get_object_or_404(Task.objects.select_related("current_version"), slug=slug)
 
 
 def task_detail(request, slug: str):
+    task = _task_or_404(slug)
+    version = task.current_version
+    context = {
+        "task": task,
+        "version": version,
+        "spec": _spec_view(version.spec if version else {}),
+        "stats": task_stats(task),
+        "verdicts": VERDICTS,
+        "template_listing": listing("kernel", "kernel.cpp", version.template_kernel) if version else None,
+        "host_listing": listing("host", "host.cpp", version.template_host)
+        if version and version.template_host else None,
+        "recent": submission_list(user=request.user, task=task)[:8],
+        "expert_visible": expert_visible_to(user=request.user, task=task),
+    }
+    return render(request, "tasks/detail.html", context)
+
+
+def task_submissions(request, slug: str):
+    task = _task_or_404(slug)
+    verdict = request.GET.get("verdict") or ""
+    if verdict not in VERDICTS and verdict not in VERDICT_GROUPS:
+        verdict = ""
+    sort = request.GET.get("sort") if request.GET.get("sort") in LIST_SORTS else "new"
+    qs = submission_list(user=request.user, task=task, verdict=verdict or None, sort=sort)
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"task": task, "page": page, "verdict": verdict, "sort": sort, "verdicts": VERDICTS,
+               "compare_a": _int_or_none(request.GET.get("a"))}
+    return render(request, "tasks/submissions.html", context)
+
+
+def task_submit(request, slug: str):
+    """The editor: GET starts from the template (or ?from=<id>, one's own or a public submission),
+    POST submits through submissions.services and goes to the live result page."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     task = get_object_or_404(Task.objects.select_related("current_version"), slug=slug)
-    return render(request, "tasks/detail.html", {"task": task})
+    version = task.current_version
+    if version is None:
+        raise Http404("This task has no version to submit to.")
+    paths = list(task.paths or Path_.values)
+    status = 200
+    if request.method == "POST":
+        form = SubmissionForm(request.POST, paths=paths)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                created = submission_create(
+                    task_slug=task.slug, path=data["path"], kernel=data["kernel"],
+                    host=data["host"] if data["path"] == Path_.HOST_DEVICE else None,
+                    author=request.user, visibility=data["visibility"],
+                )
+            except SubmissionRejected as exc:
+                form.add_rejection(exc)
+                status = 400
+            else:
+                return redirect("submissions:detail", pk=created.submission.pk)
+        else:
+            status = 400
+    else:
+        initial = {"path": paths[0], "kernel": version.template_kernel, "host": version.template_host,
+                   "visibility": Visibility.PUBLIC}
+        source = _int_or_none(request.GET.get("from"))
+        start = submission_get_visible(pk=source, user=request.user) if source else None
+        if start is not None and start.task_id == task.pk:
+            initial.update(path=start.path if start.path in paths else paths[0], kernel=start.kernel_source,
+                           host=start.host_source or version.template_host, visibility=start.visibility)
+        form = SubmissionForm(initial=initial, paths=paths)
+        start = start if start is not None and start.task_id == task.pk else None
+    context = {
+        "task": task,
+        "version": version,
+        "form": form,
+        "spec": _spec_view(version.spec),
+        "start": start if request.method != "POST" else None,
+        "template_lines": len(split_source(version.template_kernel)),
+    }
+    return render(request, "tasks/submit.html", context, status=status)

@@ -1,0 +1,542 @@
+"""Read models for the submission pages: what an Evaluation row and its result JSON mean to a reader.
+
+The result object comes from the evaluator (docs/evaluator.md) and may lack keys, hold nulls or,
+from an older evaluator, have other shapes; every accessor here tolerates that and degrades to
+"not recorded" rather than failing the page. Nothing here returns HTML except the highlighted
+listings, whose text is escaped by :mod:`submissions.highlight`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from submissions.highlight import highlight_lines
+from submissions.models import EvalStatus, Evaluation, Submission
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    code: str
+    label: str
+    tone: str  # ok | bad | warn | sys | pending
+    meaning: str
+
+
+VERDICTS: dict[str, Verdict] = {v.code: v for v in [
+    Verdict("passed", "Passed", "ok",
+            "Every case matched the golden output within the task's tolerances."),
+    Verdict("wrong_answer", "Wrong answer", "bad",
+            "The kernel ran, but some outputs differ from the golden beyond tolerance."),
+    Verdict("compile_error", "Compile error", "bad",
+            "The kernel did not compile. The log below links each error to its line."),
+    Verdict("runtime_error", "Runtime error", "bad",
+            "The kernel crashed or broke a hardware rule while running."),
+    Verdict("timeout", "Time limit exceeded", "warn",
+            "The kernel ran past the wall-clock limit: a deadlock, or a loop that never ends?"),
+    Verdict("sandbox_violation", "Sandbox violation", "bad",
+            "The kernel tried something the sandbox forbids (files, network, processes)."),
+    Verdict("system_error", "System error", "sys",
+            "Something broke on our side, not in your kernel. It does not count against you."),
+]}
+
+
+def verdict_info(code: str | None) -> Verdict | None:
+    if not code:
+        return None
+    return VERDICTS.get(code) or Verdict(code, code.replace("_", " ").capitalize(), "bad", "")
+
+
+# --- small coercions ---------------------------------------------------------------------------
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return None
+        return number if math.isfinite(number) else None
+    return None
+
+
+def _int(value: Any) -> int | None:
+    number = _num(value)
+    return int(number) if number is not None else None
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+# --- progress ----------------------------------------------------------------------------------
+
+STEPS = (("queued", "Queued"), ("compiling", "Compiling"), ("running", "Running"), ("verdict", "Verdict"))
+
+
+def _step_of_stage(stage: str) -> str:
+    stage = stage.lower()
+    if stage.startswith(("prepar", "compil", "build")):
+        return "compiling"
+    return "running"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    key: str
+    label: str
+    state: str  # done | current | todo
+
+
+def progress(evaluation: Evaluation) -> list[Step]:
+    if evaluation.status == EvalStatus.QUEUED:
+        current = "queued"
+    elif evaluation.status == EvalStatus.RUNNING:
+        current = _step_of_stage(evaluation.stage or "")
+    else:
+        current = None
+    keys = [key for key, _ in STEPS]
+    steps = []
+    for key, label in STEPS:
+        if current is None or keys.index(key) < keys.index(current):
+            state = "done"
+        elif key == current:
+            state = "current"
+        else:
+            state = "todo"
+        steps.append(Step(key, label, state))
+    return steps
+
+
+STAGE_LABELS = {
+    "preparing": "Preparing sources", "prepare": "Preparing sources", "compile": "Compiling",
+    "compiling": "Compiling", "run": "Running cases", "running": "Running cases",
+    "verify": "Checking outputs", "verifying": "Checking outputs", "measure": "Measuring",
+    "measuring": "Measuring", "compare": "Comparing with the baseline",
+}
+
+
+def stage_label(stage: str) -> str:
+    return STAGE_LABELS.get(stage.lower(), stage.replace("_", " ").capitalize()) if stage else "Starting"
+
+
+# --- sources and where messages point --------------------------------------------------------
+
+KERNEL, HOST = "kernel", "host"
+ANCHOR_PREFIX = {KERNEL: "k-L", HOST: "h-L"}
+_SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".cu")
+
+
+def source_of_file(file: str, *, has_host: bool) -> str | None:
+    """Which submitted file a compiler/diagnostic file name refers to, or None (a system header,
+    the emulator, the fixed host driver of the device-only path).
+
+    A missing name means the kernel: constraint findings name kernel lines.
+    """
+    name = (file or "").replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if not name:
+        return KERNEL
+    if not name.endswith(_SOURCE_SUFFIXES):
+        return None
+    if name.startswith(("host", "main", "tiling")):
+        return HOST if has_host else None
+    if name.startswith(("harness", "driver", "golden")):
+        return None
+    return KERNEL
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    source: str
+    line: int
+
+    @property
+    def anchor(self) -> str:
+        return f"{ANCHOR_PREFIX[self.source]}{self.line}"
+
+
+def _location(file: Any, line: Any, *, line_counts: dict[str, int]) -> Location | None:
+    number = _int(line)
+    if number is None or number < 1:
+        return None
+    source = source_of_file(_str(file), has_host=line_counts.get(HOST, 0) > 0)
+    if source is None or number > line_counts.get(source, 0):
+        return None
+    return Location(source, number)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    category: str
+    message: str
+    file: str
+    line: int | None
+    location: Location | None
+
+
+def diagnostics(result: dict, *, line_counts: dict[str, int]) -> list[Diagnostic]:
+    out = []
+    for item in _list(result.get("diagnostics")):
+        item = _dict(item)
+        if not item:
+            continue
+        out.append(Diagnostic(
+            category=_str(item.get("category")) or "uncategorised",
+            message=_str(item.get("message")),
+            file=_str(item.get("file")),
+            line=_int(item.get("line")),
+            location=_location(item.get("file"), item.get("line"), line_counts=line_counts),
+        ))
+    return out
+
+
+# gcc/clang: "path/kernel.cpp:12:5: error: ..."; also "path:12: error" without a column.
+_LOG_LOCATION = re.compile(
+    r"^(?P<where>(?P<file>[^\s:][^:\n]*?):(?P<line>\d+)(?::(?P<col>\d+))?):\s*"
+    r"(?P<kind>fatal error|error|warning|note)?"
+)
+MAX_LOG_LINES = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    number: int
+    kind: str  # error | warning | note | ""
+    where: str  # the "file:line:col" prefix, linked when location is set
+    rest: str
+    location: Location | None
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CompileLog:
+    lines: list[LogLine]
+    hidden: int
+    errors: int
+    warnings: int
+
+
+def compile_log(text: Any, *, line_counts: dict[str, int]) -> CompileLog | None:
+    text = _str(text)
+    if not text.strip():
+        return None
+    raw = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+    lines, errors, warnings = [], 0, 0
+    for number, line in enumerate(raw, start=1):
+        match = _LOG_LOCATION.match(line)
+        kind = ""
+        if match:
+            kind = (match.group("kind") or "").replace("fatal error", "error")
+            errors += kind == "error"
+            warnings += kind == "warning"
+        elif re.search(r"\berror\b", line, re.IGNORECASE):
+            kind = "error"
+            errors += 1
+        if number > MAX_LOG_LINES:
+            continue
+        if match:
+            location = _location(match.group("file"), match.group("line"), line_counts=line_counts)
+            message = line[match.end():].lstrip(": ").strip()
+            lines.append(LogLine(number, kind, match.group("where"), line[len(match.group("where")):],
+                                 location, message))
+        else:
+            lines.append(LogLine(number, kind, "", line, None))
+    return CompileLog(lines, max(0, len(raw) - MAX_LOG_LINES), errors, warnings)
+
+
+# --- listings ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ListingLine:
+    number: int
+    html: str
+    mark: str  # "error" | "warning" | ""
+    notes: tuple[str, ...]
+    anchor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    key: str
+    title: str
+    lines: list[ListingLine]
+
+
+def listing(key: str, title: str, source: str, *, notes: dict[int, list[tuple[str, str]]] | None = None) -> Listing:
+    """A highlighted listing with line anchors; ``notes`` maps a line to (kind, message) pairs."""
+    notes = notes or {}
+    rows = []
+    for number, html in enumerate(highlight_lines(source or ""), start=1):
+        here = notes.get(number, [])
+        kinds = {kind for kind, _ in here}
+        mark = "error" if "error" in kinds else ("warning" if here else "")
+        rows.append(ListingLine(number, html, mark, tuple(msg for _, msg in here if msg),
+                                f"{ANCHOR_PREFIX[key]}{number}"))
+    return Listing(key, title, rows)
+
+
+# --- cases and performance ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    name: str
+    passed: bool | None
+    max_abs_err: float | None
+    max_rel_err: float | None
+    mismatch_count: int | None
+    detail: str
+
+
+def cases(result: dict) -> list[Case]:
+    out = []
+    for index, item in enumerate(_list(result.get("cases")), start=1):
+        item = _dict(item)
+        passed = item.get("passed")
+        out.append(Case(
+            name=_str(item.get("name")) or f"case {index}",
+            passed=passed if isinstance(passed, bool) else None,
+            max_abs_err=_num(item.get("max_abs_err")),
+            max_rel_err=_num(item.get("max_rel_err")),
+            mismatch_count=_int(item.get("mismatch_count")),
+            detail=_str(item.get("error") or item.get("message") or item.get("detail")),
+        ))
+    return out
+
+
+PIPE_ORDER = ("MTE2", "MTE1", "V", "M", "FIX", "MTE3", "S")
+MAX_TIMELINE_EVENTS = 20000
+
+
+@dataclass(frozen=True, slots=True)
+class PipeBusy:
+    pipe: str
+    busy: float
+    share: float  # of the kernel's cycles, 0..1
+
+    @property
+    def percent(self) -> int:
+        return round(self.share * 100)
+
+
+@dataclass(slots=True)
+class Perf:
+    cycles: float | None = None
+    est_us: float | None = None
+    pipes: list[PipeBusy] = field(default_factory=list)
+    cores: int | None = None
+    timeline: dict | None = None
+    timeline_total: int = 0
+
+    @property
+    def recorded(self) -> bool:
+        return self.cycles is not None or bool(self.pipes) or self.timeline is not None
+
+
+def _pipe_sort_key(name: str):
+    return (PIPE_ORDER.index(name) if name in PIPE_ORDER else len(PIPE_ORDER), name)
+
+
+def _timeline_events(raw: Any) -> list[dict]:
+    events = []
+    for item in _list(raw):
+        item = _dict(item)
+        start, end = _num(item.get("start")), _num(item.get("end"))
+        if start is None or end is None or end < start:
+            continue
+        events.append({
+            "core": _int(item.get("core")) or 0,
+            "pipe": _str(item.get("pipe")) or "?",
+            "op": _str(item.get("op"))[:80],
+            "start": start,
+            "end": end,
+            "line": _int(item.get("line")),
+        })
+    return events
+
+
+def _busy_from_events(events: list[dict]) -> dict[str, float]:
+    """Busy cycles per pipe on the slowest core: the union of its events' intervals."""
+    if not events:
+        return {}
+    ends: dict[int, float] = {}
+    for event in events:
+        ends[event["core"]] = max(ends.get(event["core"], 0.0), event["end"])
+    slowest = max(ends, key=lambda core: ends[core])
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for event in events:
+        if event["core"] == slowest:
+            spans.setdefault(event["pipe"], []).append((event["start"], event["end"]))
+    busy = {}
+    for pipe, intervals in spans.items():
+        total, cur_start, cur_end = 0.0, None, None
+        for start, end in sorted(intervals):
+            if cur_end is None or start > cur_end:
+                if cur_end is not None:
+                    total += cur_end - cur_start
+                cur_start, cur_end = start, end
+            else:
+                cur_end = max(cur_end, end)
+        total += cur_end - cur_start
+        busy[pipe] = total
+    return busy
+
+
+def _busy_from_perf(perf: dict) -> dict[str, float]:
+    for key in ("pipes", "pipe_busy", "per_pipe", "busy", "pipe_cycles"):
+        value = perf.get(key)
+        if isinstance(value, dict) and value:
+            busy = {}
+            for pipe, entry in value.items():
+                if isinstance(entry, dict):
+                    entry = entry.get("busy", entry.get("busy_cycles", entry.get("cycles")))
+                number = _num(entry)
+                if number is not None:
+                    busy[str(pipe)] = number
+            if busy:
+                return busy
+    return {}
+
+
+def perf(result: dict) -> Perf:
+    raw = _dict(result.get("perf"))
+    out = Perf(cycles=_num(raw.get("cycles")), est_us=_num(raw.get("est_us")))
+    events = _timeline_events(raw.get("timeline"))
+    busy = _busy_from_perf(raw) or _busy_from_events(events)
+    total = out.cycles or (max((e["end"] for e in events), default=0.0) or None)
+    if busy:
+        denominator = total or max(busy.values()) or 1.0
+        out.pipes = [PipeBusy(pipe, cycles, min(1.0, cycles / denominator))
+                     for pipe, cycles in sorted(busy.items(), key=lambda kv: _pipe_sort_key(kv[0]))]
+    if events:
+        out.cores = len({e["core"] for e in events})
+        out.timeline_total = len(events)
+        out.timeline = {"events": events[:MAX_TIMELINE_EVENTS], "cycles": total,
+                        "pipes": sorted({e["pipe"] for e in events}, key=_pipe_sort_key),
+                        "anchor": ANCHOR_PREFIX[KERNEL]}
+    cores = _list(raw.get("cores"))
+    if out.cores is None and cores:
+        out.cores = len(cores)
+    return out
+
+
+def baseline_cycles(result: dict) -> float | None:
+    raw = result.get("baseline")
+    if isinstance(raw, dict):
+        return _num(raw.get("cycles") if "cycles" in raw else _dict(raw.get("perf")).get("cycles"))
+    return _num(raw)
+
+
+# --- the whole evaluation ------------------------------------------------------------------------
+
+
+@dataclass
+class EvaluationView:
+    """Everything the result partial renders for one evaluation."""
+
+    evaluation: Evaluation
+    verdict: Verdict | None
+    steps: list[Step]
+    stage: str
+    finished: bool
+    queue_position: int | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    compile_log: CompileLog | None = None
+    cases: list[Case] = field(default_factory=list)
+    perf: Perf = field(default_factory=Perf)
+    speedup: float | None = None
+    baseline_cycles: float | None = None
+    toolchain: dict = field(default_factory=dict)
+    duration_s: float | None = None
+    cached: bool = False
+    notes: dict[str, dict[int, list[tuple[str, str]]]] = field(default_factory=dict)
+
+    @property
+    def cases_passed(self) -> int:
+        return sum(1 for case in self.cases if case.passed)
+
+    @property
+    def has_details(self) -> bool:
+        return bool(self.diagnostics or self.compile_log or self.cases or self.perf.recorded)
+
+
+def line_counts(submission: Submission) -> dict[str, int]:
+    from submissions.highlight import split_source
+
+    return {KERNEL: len(split_source(submission.kernel_source)), HOST: len(split_source(submission.host_source))}
+
+
+def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_position: int | None = None) -> EvaluationView:
+    result = _dict(evaluation.result)
+    finished = evaluation.is_finished
+    verdict_code = evaluation.verdict or (_str(result.get("verdict")) if finished else "")
+    if evaluation.status == EvalStatus.FAILED and not verdict_code:
+        verdict_code = "system_error"
+    view = EvaluationView(
+        evaluation=evaluation,
+        verdict=verdict_info(verdict_code) if finished else None,
+        steps=progress(evaluation),
+        stage=stage_label(evaluation.stage or ""),
+        finished=finished,
+        queue_position=queue_position,
+    )
+    if not finished:
+        return view
+    counts = line_counts(submission)
+    view.diagnostics = diagnostics(result, line_counts=counts)
+    view.compile_log = compile_log(result.get("compile_log"), line_counts=counts)
+    view.cases = cases(result)
+    view.perf = perf(result)
+    view.speedup = _num(result.get("speedup")) if result.get("speedup") is not None else evaluation.speedup
+    view.baseline_cycles = baseline_cycles(result)
+    if view.perf.cycles is None and evaluation.cycles is not None:
+        view.perf.cycles = float(evaluation.cycles)
+    view.toolchain = {k: _str(v) for k, v in _dict(result.get("toolchain")).items() if k in ("name", "version", "soc")}
+    view.duration_s = _num(result.get("duration_s"))
+    view.cached = bool(result.get("cached"))
+    notes: dict[str, dict[int, list[tuple[str, str]]]] = {KERNEL: {}, HOST: {}}
+    for diag in view.diagnostics:
+        if diag.location:
+            notes[diag.location.source].setdefault(diag.location.line, []).append(
+                ("error", f"{diag.category}: {diag.message}" if diag.message else diag.category))
+    if view.compile_log:
+        for line in view.compile_log.lines:
+            if line.location and line.kind in ("error", "warning"):
+                bucket = notes[line.location.source].setdefault(line.location.line, [])
+                if not any(line.message in existing or existing in line.message for _, existing in bucket):
+                    bucket.append((line.kind, line.message))
+    view.notes = notes
+    return view
+
+
+def source_listings(submission: Submission, notes: dict | None = None) -> list[Listing]:
+    notes = notes or {}
+    out = [listing(KERNEL, "kernel.cpp", submission.kernel_source, notes=notes.get(KERNEL))]
+    if submission.host_source:
+        out.append(listing(HOST, "host.cpp", submission.host_source, notes=notes.get(HOST)))
+    return out
+
+
+def submitter_label(submission: Submission) -> str:
+    if submission.run_id is not None:
+        run = submission.run
+        sample = f" #{submission.sample_index}" if submission.sample_index is not None else ""
+        return f"{run.model.name} / {run.name}{sample}"
+    if submission.author_id is not None:
+        return submission.author.get_username()
+    return "anonymous"

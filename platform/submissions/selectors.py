@@ -1,0 +1,141 @@
+"""Read-side queries for submissions and their evaluations.
+
+Visibility rule (pages and API alike): a private submission is visible to its author and to
+staff only; everybody else gets a 404, as if it did not exist.
+
+Shared file: the pages' queries are below; add yours in their own section.
+"""
+
+from __future__ import annotations
+
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+
+from submissions.models import EvalStatus, Evaluation, Submission, Visibility
+
+# --- pages (issue 5) ---------------------------------------------------------------------------
+
+#: ?verdict= values of submission lists beyond the verdicts themselves.
+VERDICT_GROUPS = {
+    "pending": Q(ev_status__in=[EvalStatus.QUEUED, EvalStatus.RUNNING]),
+    "failed": Q(ev_status__in=[EvalStatus.DONE, EvalStatus.FAILED]) & ~Q(ev_verdict="passed"),
+}
+
+LIST_SORTS = {
+    "new": (F("created_at").desc(), F("pk").desc()),
+    "old": (F("created_at").asc(), F("pk").asc()),
+    "speedup": (F("ev_speedup").desc(nulls_last=True), F("created_at").asc()),
+}
+
+
+def submissions_visible_to(user) -> QuerySet[Submission]:
+    """Submissions ``user`` may open: public ones, their own, or all of them for staff."""
+    qs = Submission.objects.all()
+    if user is not None and user.is_authenticated and user.is_staff:
+        return qs
+    if user is not None and user.is_authenticated:
+        return qs.filter(Q(visibility=Visibility.PUBLIC) | Q(author=user))
+    return qs.filter(visibility=Visibility.PUBLIC)
+
+
+def _primary_evaluation():
+    return Evaluation.objects.filter(submission=OuterRef("pk")).order_by("pk")
+
+
+def with_primary_evaluation(qs: QuerySet[Submission]) -> QuerySet[Submission]:
+    """Annotate each submission with its first evaluation's status, stage, verdict, speedup, cycles."""
+    first = _primary_evaluation()
+    return qs.annotate(
+        ev_id=Subquery(first.values("pk")[:1]),
+        ev_status=Subquery(first.values("status")[:1]),
+        ev_stage=Subquery(first.values("stage")[:1]),
+        ev_verdict=Subquery(first.values("verdict")[:1]),
+        ev_speedup=Subquery(first.values("speedup")[:1]),
+        ev_cycles=Subquery(first.values("cycles")[:1]),
+        ev_toolchain=Subquery(first.values("toolchain")[:1]),
+    )
+
+
+def submission_list(
+    *,
+    user,
+    task=None,
+    author=None,
+    verdict: str | None = None,
+    sort: str = "new",
+) -> QuerySet[Submission]:
+    """Visible submissions for a list page, newest first, each row's evaluation annotated."""
+    qs = submissions_visible_to(user)
+    if task is not None:
+        qs = qs.filter(task=task)
+    if author is not None:
+        qs = qs.filter(author=author)
+    qs = with_primary_evaluation(
+        qs.select_related("task", "task_version", "author", "run__model")
+        .defer("kernel_source", "host_source", "task_version__spec", "task_version__api_desc",
+               "task_version__template_kernel", "task_version__template_host",
+               "task_version__expert_kernel", "task_version__expert_host")
+    )
+    if verdict in VERDICT_GROUPS:
+        qs = qs.filter(VERDICT_GROUPS[verdict])
+    elif verdict:
+        qs = qs.filter(ev_verdict=verdict)
+    return qs.order_by(*LIST_SORTS.get(sort, LIST_SORTS["new"]))
+
+
+def submission_get_visible(*, pk: int, user) -> Submission | None:
+    """The submission for its page, with what the page shows about it; None if not visible."""
+    return (
+        submissions_visible_to(user)
+        .select_related("task", "task_version", "author", "run__model")
+        .filter(pk=pk)
+        .first()
+    )
+
+
+def submission_primary_evaluation(submission: Submission) -> Evaluation | None:
+    return submission.evaluations.order_by("pk").first()
+
+
+def queue_position(evaluation: Evaluation) -> int | None:
+    """1 for the next evaluation a worker of this toolchain will take; None unless queued."""
+    if evaluation.status != EvalStatus.QUEUED:
+        return None
+    ahead = Evaluation.objects.filter(status=EvalStatus.QUEUED, toolchain=evaluation.toolchain)
+    if evaluation.enqueued_at is not None:
+        ahead = ahead.filter(Q(enqueued_at__lt=evaluation.enqueued_at)
+                             | Q(enqueued_at=evaluation.enqueued_at, pk__lt=evaluation.pk))
+    else:
+        ahead = ahead.filter(pk__lt=evaluation.pk)
+    return ahead.count() + 1
+
+
+def user_has_passed(*, user, task) -> bool:
+    """Whether ``user`` has a passed submission on ``task`` (any version), which unlocks the expert kernel."""
+    if user is None or not user.is_authenticated:
+        return False
+    return Evaluation.objects.filter(submission__task=task, submission__author=user, passed=True).exists()
+
+
+def expert_visible_to(*, user, task) -> bool:
+    if user is not None and user.is_authenticated and user.is_staff:
+        return True
+    return user_has_passed(user=user, task=task)
+
+
+def submission_relatives(submission: Submission, *, user, limit: int = 20) -> QuerySet[Submission]:
+    """Other visible submissions of the same person (or the same model run) on the same task."""
+    if submission.author_id is not None:
+        same = Q(author_id=submission.author_id)
+    elif submission.run_id is not None:
+        same = Q(run_id=submission.run_id)
+    else:
+        return Submission.objects.none()
+    qs = (
+        submissions_visible_to(user)
+        .filter(same, task_id=submission.task_id)
+        .exclude(pk=submission.pk)
+        .select_related("author", "run__model")
+        .defer("kernel_source", "host_source")
+        .order_by("-created_at", "-pk")
+    )
+    return with_primary_evaluation(qs)[:limit]
