@@ -1,9 +1,22 @@
-"""The `akgen` command line: evaluate kernels and inspect the task suite without the web site."""
+"""The `akgen` command line: evaluate kernels and inspect the task suite without the web site.
+
+Exit statuses: 0 success (for ``eval``: the kernel passed), 1 the kernel did not pass or a
+check failed, 2 the input was unusable (unknown task, missing file, wrong path, malformed task),
+3 the evaluator could not run here (toolchain or sandbox missing).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from bench_runner.errors import AkgenError, InfrastructureError, InputError
+
+EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INFRA = 0, 1, 2, 3
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -11,17 +24,230 @@ def build_parser() -> argparse.ArgumentParser:
         prog="akgen",
         description="akgen: evaluate AscendC kernels against the NPUKernelBench-style task suite.",
     )
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    suite = sub.add_parser("suite", help="list, show and validate the tasks")
+    ssub = suite.add_subparsers(dest="suite_command", metavar="SUBCOMMAND", required=True)
+    p = ssub.add_parser("list", help="list tasks")
+    p.add_argument("--level", type=int, choices=(1, 2, 3))
+    p.add_argument("--json", action="store_true")
+    p = ssub.add_parser("show", help="show one task")
+    p.add_argument("slug")
+    p.add_argument("--json", action="store_true")
+    p = ssub.add_parser("validate", help="check task formats, expert kernels (every case) and templates (compile)")
+    p.add_argument("slugs", nargs="*", metavar="SLUG")
+    p.add_argument("--toolchain", default="cpu-sim")
+    p.add_argument("--soc")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("prompt", help="print the exact prompt a model is given")
+    p.add_argument("--task", required=True, metavar="SLUG")
+    p.add_argument("--path", required=True, choices=("device_only", "host_device"))
+
+    p = sub.add_parser("eval", help="evaluate one kernel")
+    p.add_argument("--task", required=True, metavar="SLUG")
+    p.add_argument("--kernel", required=True, type=Path, metavar="FILE")
+    p.add_argument("--host", type=Path, metavar="FILE", help="host tiling file (host_device path)")
+    p.add_argument("--path", choices=("device_only", "host_device"),
+                   help="default: host_device when --host is given, else the task's first path")
+    p.add_argument("--toolchain", default="cpu-sim", choices=("cpu-sim", "cann"))
+    p.add_argument("--soc")
+    p.add_argument("--json", action="store_true", help="print the result object")
+    p.add_argument("--keep", type=Path, metavar="DIR", help="copy the scratch directory here")
+    p.add_argument("--seed", type=int, help="replay the random trials of an earlier result (no cache)")
+    p.add_argument("--trials", type=int, default=3, metavar="N", help="random trials per case (>= 3)")
+    p.add_argument("--no-cache", action="store_true")
+    p.add_argument("--cache-dir", type=Path)
+
+    p = sub.add_parser("doctor", help="which toolchains and SoCs this host can serve")
+    p.add_argument("--json", action="store_true")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
-        return 0
-    return 0
+        return EXIT_OK
+    handler = {"suite": _suite, "prompt": _prompt, "eval": _eval, "doctor": _doctor}[args.command]
+    try:
+        return handler(args, sys.stdout)
+    except InfrastructureError as exc:
+        print(f"akgen: cannot evaluate here: {exc}", file=sys.stderr)
+        return EXIT_INFRA
+    except (InputError, AkgenError) as exc:
+        print(f"akgen: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+def _dump(obj: Any, out: TextIO) -> None:
+    json.dump(obj, out, indent=2, sort_keys=False)
+    out.write("\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# suite
+
+
+def _suite(args: argparse.Namespace, out: TextIO) -> int:
+    from bench_runner import tasks
+
+    if args.suite_command == "show":
+        task = tasks.get_task(args.slug)
+        if args.json:
+            _dump(task.summary(), out)
+        else:
+            s = task.summary()
+            out.write(f"{task.slug}: {task.title}\n  level {task.level}, {task.category}, {task.shape_mode}, "
+                      f"paths {', '.join(task.paths)}, block_dim {s['block_dim']}\n"
+                      f"  kernel: {task.entry}({', '.join(task.kernel_args)})\n")
+            for t in s["inputs"] + s["outputs"]:
+                out.write(f"  {t['name']}: {t['dtype']} {t['shape']}\n")
+            for c in s["cases"]:
+                out.write(f"  case {c['name']}: {c['dims']}\n")
+            out.write(f"  version {task.version[:16]}\n  folder {task.root}\n")
+        return EXIT_OK
+    loaded = tasks.load_suite()
+    if args.suite_command == "list":
+        rows = [t for t in loaded.tasks if args.level is None or t.level == args.level]
+        if args.json:
+            _dump([{k: t.summary()[k] for k in ("slug", "title", "level", "category", "shape_mode", "paths")}
+                   for t in rows], out)
+        else:
+            for t in rows:
+                out.write(f"{t.slug:32} L{t.level}  {t.category:14} {t.shape_mode:8} {t.title}\n")
+        for err in loaded.errors:
+            print(f"akgen: malformed task: {err}", file=sys.stderr)
+        return EXIT_OK if not loaded.errors else EXIT_INPUT
+    return _validate(args, loaded, out)
+
+
+def _validate(args: argparse.Namespace, loaded: Any, out: TextIO) -> int:
+    from bench_runner.evaluate import compile_only, evaluate
+
+    wanted = set(args.slugs)
+    known = {t.slug for t in loaded.tasks} | {Path(e.file).parent.name for e in loaded.errors}
+    missing = sorted(wanted - known)
+    if missing:
+        raise InputError(f"unknown task(s): {', '.join(missing)}")
+    report: list[dict[str, Any]] = []
+    ok = True
+    for err in loaded.errors:
+        if not wanted or Path(err.file).parent.name in wanted:
+            ok = False
+            report.append({"task": Path(err.file).parent.name, "check": "format", "ok": False, "detail": str(err)})
+    for task in loaded.tasks:
+        if wanted and task.slug not in wanted:
+            continue
+        for path in task.paths:
+            host = task.expert_host.read_text() if path == "host_device" and task.expert_host else None
+            res = evaluate(task, task.expert_kernel.read_text(), host, path=path, toolchain=args.toolchain,
+                           soc=args.soc, use_cache=False, baseline=False)
+            passed = res["verdict"] == "passed"
+            ok &= passed
+            report.append({"task": task.slug, "check": f"expert/{path}", "ok": passed,
+                           "detail": res["reason"] or f"{len(task.cases)} cases passed"})
+            tmpl_host = task.host_template.read_text() if path == "host_device" and task.host_template else None
+            built = compile_only(task, task.template_kernel.read_text(), tmpl_host, path=path,
+                                 toolchain=args.toolchain, soc=args.soc)
+            ok &= built["compiled"]
+            detail = "compiles" if built["compiled"] else (built["diagnostics"][:1] or [{"message": built["compile_log"][-300:]}])[0]["message"]
+            report.append({"task": task.slug, "check": f"template/{path}", "ok": built["compiled"], "detail": detail})
+    if args.json:
+        _dump({"ok": ok, "checks": report}, out)
+    else:
+        for r in report:
+            out.write(f"{'ok  ' if r['ok'] else 'FAIL'} {r['task']:28} {r['check']:22} {r['detail']}\n")
+        out.write(f"{'all checks passed' if ok else 'some checks FAILED'} ({len(report)} checks)\n")
+    return EXIT_OK if ok else EXIT_FAIL
+
+
+# ---------------------------------------------------------------------------------------------
+# prompt, eval, doctor
+
+
+def _prompt(args: argparse.Namespace, out: TextIO) -> int:
+    from bench_runner import tasks
+    from bench_runner.prompt import build_prompt
+
+    out.write(build_prompt(tasks.get_task(args.task), args.path))
+    return EXIT_OK
+
+
+def _read_source(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{what} file not found: {path}") from None
+    except (UnicodeDecodeError, IsADirectoryError, PermissionError) as exc:
+        raise InputError(f"cannot read {what} file {path}: {exc}") from None
+
+
+def _eval(args: argparse.Namespace, out: TextIO) -> int:
+    from bench_runner.evaluate import evaluate
+
+    kernel = _read_source(args.kernel, "kernel")
+    host = _read_source(args.host, "host") if args.host else None
+    progress = None if args.json else (lambda stage: print(f"… {stage}", file=sys.stderr))
+    result = evaluate(args.task, kernel, host, path=args.path, toolchain=args.toolchain, soc=args.soc,
+                      cache_dir=args.cache_dir, use_cache=not args.no_cache, seed=args.seed,
+                      trials_per_case=args.trials, keep_dir=args.keep, on_stage=progress)
+    if args.json:
+        _dump(result, out)
+    else:
+        _print_result(result, out)
+    return EXIT_OK if result["verdict"] == "passed" else EXIT_FAIL
+
+
+def _print_result(r: dict[str, Any], out: TextIO) -> None:
+    head = f"{r['verdict'].upper()}  {r['task']['slug']} [{r['path']}] on {r['toolchain']['name']}/{r['toolchain']['soc']}"
+    out.write(head + ("  (cached)" if r["cache"]["hit"] else "") + "\n")
+    if r.get("reason"):
+        out.write(f"  reason: {r['reason']}\n")
+    for d in r["diagnostics"][:20]:
+        where = f"{d['file']}:{d['line']}" if d.get("file") and d.get("line") else (d.get("file") or "-")
+        out.write(f"  [{d['category']}] {where}: {d['message']}\n")
+    for c in r["cases"]:
+        trials = len(c.get("trials", []))
+        err = c.get("max_abs_err")
+        out.write(f"  case {c['name']}: {'passed' if c['passed'] else 'FAILED'} ({trials} trials"
+                  + (f", max abs err {err:.3g}" if isinstance(err, float) else "") + ")\n")
+    if r.get("perf"):
+        p = r["perf"]
+        cycles = f"{p['cycles']} cycles, " if p.get("cycles") else ""
+        out.write(f"  perf: {cycles}{p['est_us']:.2f} us\n")
+    if r.get("speedup") is not None:
+        out.write(f"  speedup vs {r['baseline']['source']}: {r['speedup']:.3f}x"
+                  + ("  SUSPICIOUS (flagged for review)" if r["suspicious"] else "") + "\n")
+    elif r.get("baseline") and r["baseline"].get("error"):
+        out.write(f"  baseline: {r['baseline']['error']}\n")
+    out.write(f"  seed {r['seeds']['master']} (replay with --seed); {r['duration_s']:.2f}s\n")
+
+
+def _doctor(args: argparse.Namespace, out: TextIO) -> int:
+    from bench_runner import sandbox, toolchains
+
+    try:
+        be = sandbox.backend()
+        sb = {"backend": be.name, "note": be.reason, "uid": be.drop_uid}
+    except InfrastructureError as exc:
+        sb = {"backend": None, "note": str(exc), "uid": None}
+    rows = []
+    for name in toolchains.names():
+        try:
+            a = toolchains.get(name).availability()
+            rows.append({"toolchain": name, "ok": a.ok, "socs": list(a.socs), "reason": a.reason})
+        except AkgenError as exc:
+            rows.append({"toolchain": name, "ok": False, "socs": [], "reason": str(exc)})
+    if args.json:
+        _dump({"sandbox": sb, "toolchains": rows}, out)
+    else:
+        out.write(f"sandbox: {sb['backend'] or 'NONE'} ({sb['note']})\n")
+        for r in rows:
+            out.write(f"{r['toolchain']:8} {'yes' if r['ok'] else 'no ':3}  {', '.join(r['socs']) or '-'}\n"
+                      f"         {r['reason']}\n")
+    return EXIT_OK if any(r["ok"] for r in rows) else EXIT_INFRA
 
 
 if __name__ == "__main__":

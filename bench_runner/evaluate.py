@@ -430,12 +430,12 @@ def _case_perf(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _perf_summary(state: _State) -> dict[str, Any] | None:
-    if not state.perf_cases or any(not isinstance(p.get("cycles"), int | float) for p in state.perf_cases):
+    if not state.perf_cases or any(not isinstance(p.get("est_us"), int | float) for p in state.perf_cases):
         return None
     first = state.first_report or {}
     timeline = first.get("timeline") if isinstance(first.get("timeline"), list) else []
     return {
-        "cycles": sum(p["cycles"] for p in state.perf_cases),
+        "cycles": sum(p["cycles"] or 0 for p in state.perf_cases) or None,
         "est_us": sum(p["est_us"] or 0 for p in state.perf_cases),
         "pipes": state.perf_cases[0].get("pipes"),
         "per_case": state.perf_cases,
@@ -450,6 +450,11 @@ def baseline_perf(task: tasks.Task, tc: Toolchain, soc: str, store: cache_mod.Ca
     hit = store.get("baselines", key)
     if hit is not None:
         return {**hit, "cached": True}
+    if tc.baseline_kind == "vendor":
+        entry = tc.vendor_baseline(task, soc)
+        if "error" not in entry:
+            store.put("baselines", key, entry)
+        return {**entry, "cached": False}
     expert = task.expert_kernel.read_text(encoding="utf-8")
     host = _read(task.expert_host)
     state = _State()
@@ -474,10 +479,12 @@ def _speedup(perf: dict[str, Any] | None, base: dict[str, Any] | None) -> tuple[
     by_name = {p["name"]: p for p in base["per_case"]}
     ratios = []
     for p in perf["per_case"]:
-        b = by_name.get(p["name"])
-        if not b or not b.get("cycles") or not p.get("cycles"):
+        b = by_name.get(p["name"]) or {}
+        # Modelled cycles where both have them (cpu-sim), measured microseconds otherwise.
+        unit = "cycles" if b.get("cycles") and p.get("cycles") else "est_us"
+        if not b.get(unit) or not p.get(unit):
             return None, []
-        ratios.append(b["cycles"] / p["cycles"])
+        ratios.append(b[unit] / p[unit])
     if not ratios:
         return None, []
     value = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
@@ -524,6 +531,22 @@ def _result(task: tasks.Task, path: str, identity: dict[str, str], state: _State
     }
 
 
+def compile_only(task: str | tasks.Task, kernel_source: str, host_source: str | None = None, *,
+                 path: str | None = None, toolchain: str = "cpu-sim", soc: str | None = None,
+                 cache_dir: Path | str | None = None) -> dict[str, Any]:
+    """Compile a submission without running it (``akgen suite validate`` checks templates so)."""
+    the_task = tasks.get_task(task) if isinstance(task, str) else task
+    tc = toolchains.get(toolchain)
+    path = _check_submission(the_task, kernel_source, host_source, path)
+    soc = soc or tc.default_soc()
+    host = host_source if path == "host_device" else _read(the_task.host_template)
+    with sandbox.job_dir() as job:
+        built = tc.build(the_task, job, Sources(kernel_source, host, host_is_fixed=path == "device_only"), soc=soc,
+                         objects=cache_mod.Cache(Path(cache_dir) if cache_dir is not None else None))
+    return {"compiled": built.ok, "compile_log": built.log, "diagnostics": [d.to_dict() for d in built.diagnostics],
+            "duration_s": round(built.duration_s, 4)}
+
+
 def system_error_result(task_slug: str, message: str) -> dict[str, Any]:
     """A result object for an evaluation the machine could not carry out (for callers that
     prefer a verdict to an exception, such as batch scripts)."""
@@ -536,5 +559,5 @@ def system_error_result(task_slug: str, message: str) -> dict[str, Any]:
     }
 
 
-__all__ = ["EVALUATOR_VERSION", "SCHEMA_VERSION", "VERDICTS", "baseline_perf", "evaluate",
+__all__ = ["EVALUATOR_VERSION", "SCHEMA_VERSION", "VERDICTS", "baseline_perf", "compile_only", "evaluate",
            "system_error_result", "trial_seed"]

@@ -70,6 +70,8 @@ class Mount:
     #: Where it appears inside; by default the same path, so argv is backend-independent.
     target: str | None = None
     writable: bool = False
+    #: A device node (bound with --dev-bind, e.g. /dev/davinci0 for the cann toolchain).
+    device: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,7 +371,8 @@ def _bwrap_argv(be: Backend, argv: Sequence[str], box: Path, limits: Limits, mou
         "--bind" if writable_box else "--ro-bind", str(box), str(box),
     ]
     for m in mounts:
-        cmd += ["--bind" if m.writable else "--ro-bind", str(m.source), m.target or str(m.source)]
+        flag = "--dev-bind" if m.device else "--bind" if m.writable else "--ro-bind"
+        cmd += [flag, str(m.source), m.target or str(m.source)]
     cmd += ["--chdir", str(box), "--clearenv"]
     for k, v in env.items():
         cmd += ["--setenv", k, v]

@@ -83,3 +83,7 @@ class Toolchain(ABC):
     def baseline_kind(self) -> str:
         """``expert`` (the task's expert kernel, same toolchain) or ``vendor`` (the vendor op)."""
         return "expert"
+
+    def vendor_baseline(self, task: Task, soc: str) -> dict[str, Any]:
+        """The vendor operator's time per case, for toolchains whose baseline_kind is vendor."""
+        raise NotImplementedError(f"{self.name} compares against the expert kernel")
