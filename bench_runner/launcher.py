@@ -106,27 +106,35 @@ class Trial:
     poison: dict[str, np.ndarray] = field(default_factory=dict)
 
 
-def poison_like(spec_dtype: dtypes.DType, shape: tuple[int, ...]) -> np.ndarray:
+def poison_like(spec_dtype: dtypes.DType, shape: tuple[int, ...], avoid: np.ndarray | None = None) -> np.ndarray:
     """Fresh, unpredictable filler for an output buffer, so unwritten elements fail.
 
-    Floats get quiet NaNs with random payloads, bools an invalid byte, integers random
-    values; none is derived from the golden, so reading it back tells a kernel nothing.
+    Floats get quiet NaNs with random payloads, bools an invalid byte, integers random values.
+    Where ``avoid`` (the golden) would equal the filler, the filler is nudged, so no unwritten
+    element can pass by luck; that tells a kernel reading its output buffer nothing useful.
     """
     n = int(np.prod(shape, dtype=np.int64))
     rng = np.random.default_rng(secrets.randbits(64))
     name = spec_dtype.name
-    if name == "float32":
-        bits = np.uint32(0x7FC00000) | rng.integers(1, 1 << 22, n, dtype=np.uint32)
-        return bits.view(np.float32).reshape(shape)
-    if name == "float16":
-        bits = np.uint16(0x7E00) | rng.integers(1, 1 << 9, n, dtype=np.uint16)
-        return bits.view(np.float16).reshape(shape)
-    if name == "bfloat16":
-        return (np.uint16(0x7FC0) | rng.integers(1, 1 << 6, n, dtype=np.uint16)).reshape(shape)
     if name == "bool":
         return np.full(shape, 0xA5, dtype=np.uint8).view(np.bool_)
-    raw = rng.integers(0, 256, n * spec_dtype.itemsize, dtype=np.uint8)
-    return raw.view(spec_dtype.storage).reshape(shape)
+    if name == "float32":
+        out = (np.uint32(0x7FC00000) | rng.integers(1, 1 << 22, n, dtype=np.uint32)).view(np.float32)
+    elif name == "float16":
+        out = (np.uint16(0x7E00) | rng.integers(1, 1 << 9, n, dtype=np.uint16)).view(np.float16)
+    elif name == "bfloat16":
+        out = np.uint16(0x7FC0) | rng.integers(1, 1 << 6, n, dtype=np.uint16)
+    else:
+        out = rng.integers(0, 256, n * spec_dtype.itemsize, dtype=np.uint8).view(spec_dtype.storage)
+    out = out.reshape(shape)
+    if avoid is not None:
+        if spec_dtype.is_float:
+            golden_nan = np.isnan(dtypes.to_float64(avoid, spec_dtype))
+            out[golden_nan] = 0
+        else:
+            same = out == avoid
+            out[same] = out[same] + np.array(1, dtype=spec_dtype.storage)
+    return out
 
 
 def write_trial_files(task: Task, case_index: int, trial: Trial, inputs_dir: Path) -> dict[str, str]:
@@ -137,7 +145,8 @@ def write_trial_files(task: Task, case_index: int, trial: Trial, inputs_dir: Pat
     for spec in task.outputs:
         if spec.alias is not None:
             continue
-        trial.poison[spec.name] = poison_like(spec.dtype, trial.golden[spec.name].shape)
+        golden = trial.golden[spec.name]
+        trial.poison[spec.name] = poison_like(spec.dtype, golden.shape, golden)
         files[spec.name] = _write(inputs_dir, f"c{case_index}t{trial.index}_{spec.name}.bin",
                                   trial.poison[spec.name])
     return files

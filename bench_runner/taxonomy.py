@@ -176,6 +176,8 @@ def parse_compile_log(log: str, *, user_files: Mapping[str, str], generated: Ite
     submission does not fit the task's interface.
     """
     generated = set(generated)
+    # g++ uses typographic quotes in UTF-8 locales; the rules are written for ASCII ones.
+    log = log.replace("\u2018", "'").replace("\u2019", "'")
     groups: list[_Group] = []
     pending: list[tuple[str, int | None, int | None, str]] = []
     current: _Group | None = None

@@ -198,10 +198,14 @@ class PlatformAscendC {
 };
 }  // namespace platform_ascendc
 
-// Classic CANN tiling macros: a struct whose fields are laid out in declaration order, so a
-// kernel that declares the same fields in a plain struct reads the same bytes.
+// Classic CANN tiling macros (BEGIN_TILING_DATA_DEF ... REGISTER_TILING_DATA_CLASS): the
+// emulator's own definitions where they exist, so host and kernel agree on the struct layout.
+#if __has_include("ascend_sim/tiling_macros.h")
+#include "ascend_sim/tiling_macros.h"
+#elif !defined(BEGIN_TILING_DATA_DEF)
 #define BEGIN_TILING_DATA_DEF(name) \
-    struct name {
+    struct name {                   \
+        using AkgenSelf = name;
 #define TILING_DATA_FIELD_DEF(type, field)           \
     type field{};                                    \
     void set_##field(type v) { field = v; }          \
@@ -210,10 +214,11 @@ class PlatformAscendC {
     type field[n]{};                                                           \
     void set_##field(const type* v) { std::memcpy(field, v, sizeof(field)); } \
     const type* get_##field() const { return field; }
-#define END_TILING_DATA_DEF                                                    \
-    void SaveToBuffer(void* buf, size_t cap) const {                           \
-        std::memcpy(buf, this, sizeof(*this) < cap ? sizeof(*this) : cap);     \
-    }                                                                          \
-    size_t GetDataSize() const { return sizeof(*this); }                       \
+#define END_TILING_DATA_DEF                                                            \
+    void SaveToBuffer(void* buf, size_t cap) const {                                   \
+        std::memcpy(buf, this, sizeof(AkgenSelf) < cap ? sizeof(AkgenSelf) : cap);     \
+    }                                                                                  \
+    size_t GetDataSize() const { return sizeof(AkgenSelf); }                           \
     }
 #define REGISTER_TILING_DATA_CLASS(op, cls)
+#endif

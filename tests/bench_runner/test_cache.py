@@ -1,0 +1,42 @@
+"""The result cache: stable keys, atomic JSON entries, a disabled cache that never answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench_runner import cache
+
+
+def test_key_is_stable_and_sensitive_to_every_part() -> None:
+    base = dict(kernel="a", host=None, task="v1", toolchain={"name": "cpu-sim", "soc": "S"})
+    assert cache.key_of(**base) == cache.key_of(**dict(reversed(list(base.items()))))
+    for part, value in [("kernel", "b"), ("host", "h"), ("task", "v2"), ("toolchain", {"name": "cann"})]:
+        assert cache.key_of(**{**base, part: value}) != cache.key_of(**base)
+
+
+def test_put_get_round_trip_and_disabled_cache(tmp_path: Path) -> None:
+    store = cache.Cache(tmp_path)
+    key = cache.key_of(x=1)
+    assert store.get("results", key) is None
+    store.put("results", key, {"verdict": "passed"})
+    assert store.get("results", key) == {"verdict": "passed"}
+    assert not list((tmp_path / "results").rglob(".tmp-*"))
+    off = cache.Cache(tmp_path, enabled=False)
+    assert off.get("results", key) is None
+
+
+def test_corrupt_entry_is_a_miss(tmp_path: Path) -> None:
+    store = cache.Cache(tmp_path)
+    key = cache.key_of(x=2)
+    store.put("results", key, {"a": 1})
+    next((tmp_path / "results").rglob("*.json")).write_text("{not json")
+    assert store.get("results", key) is None
+
+
+def test_default_dir_honours_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("AKGEN_CACHE_DIR", str(tmp_path / "c"))
+    assert cache.default_dir() == tmp_path / "c"
+    monkeypatch.delenv("AKGEN_CACHE_DIR")
+    assert cache.default_dir() == Path.home() / ".cache" / "akgen"

@@ -1,0 +1,120 @@
+"""Task loading: a valid task loads; every malformed one is named by file, field and expectation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench_runner import tasks
+from bench_runner.errors import TaskFormatError, UnknownTaskError
+from tests.bench_runner.conftest import VALID_TOML, write_task
+
+
+def test_valid_task_loads_with_its_interface(suite: Path) -> None:
+    task = tasks.load_task(write_task(suite))
+    assert task.slug == "vadd" and task.level == 1
+    assert task.kernel_args == ("x", "y", "z", "tiling")
+    assert task.block_dim is None and task.needs_host
+    assert [c.shape_of(task.inputs[0]) for c in task.cases] == [(100,), (1000,)]
+    assert task.tolerance_for("float32", task.cases[0]) == tasks.Tolerance(1e-4, 1e-5)
+    assert len(task.version) == 64
+
+
+def test_version_changes_with_any_file(suite: Path) -> None:
+    folder = write_task(suite)
+    before = tasks.load_task(folder).version
+    (folder / "expert" / "kernel.cpp").write_text("// changed\n")
+    assert tasks.load_task(folder).version != before
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "expected"),
+    [
+        ('level = 1', 'level = 4', "level", "1, 2 or 3"),
+        ('level = 1', 'level = "one"', "level", "1, 2 or 3"),
+        ('shape_mode = "dynamic"', 'shape_mode = "fluid"', "shape_mode", "'static' or 'dynamic'"),
+        ('entry = "vadd"', 'entry = "v-add"', "entry", "a C identifier"),
+        ('paths = ["device_only", "host_device"]', 'paths = ["gpu"]', "paths", "drawn from"),
+        ('block_dim = "host"', 'block_dim = 0', "block_dim", "1..65535"),
+        ('dtype = "float32"\nshape = ["N"]\n\n[[inputs]]', 'dtype = "float64"\nshape = ["N"]\n\n[[inputs]]',
+         "inputs[0].dtype", "one of float16"),
+        ('shape = ["N"]\n\n[[outputs]]', 'shape = ["N**2"]\n\n[[outputs]]', "inputs[1].shape[0]", "expression"),
+        ('dims = { N = 100 }', 'dims = { M = 100 }', "cases[0].dims", "every dim the shapes use"),
+        ('name = "big"', 'name = "small"', "cases[1].name", "unique"),
+        ('tiling = true', 'tiling = false', "tiling", "true for a dynamic task"),
+        ('title = "Vector add"', 'title = "Vector add"\ncolour = "red"', "colour", "known fields"),
+        ('format = 1', 'format = 2', "format", "format version 1"),
+    ],
+)
+def test_malformed_field_is_reported_precisely(suite: Path, old: str, new: str, field: str, expected: str) -> None:
+    toml = VALID_TOML.replace(old, new, 1)
+    assert toml != VALID_TOML, "the test's replacement did not apply"
+    folder = write_task(suite, toml=toml)
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(folder)
+    err = info.value
+    assert err.file.endswith("task.toml")
+    assert err.field == field
+    assert expected in str(err)
+
+
+def test_toml_syntax_error_is_a_format_error_not_a_traceback(suite: Path) -> None:
+    folder = write_task(suite, toml="format = 1\nslug = \n")
+    with pytest.raises(TaskFormatError, match="valid UTF-8 TOML"):
+        tasks.load_task(folder)
+
+
+def test_slug_must_match_folder(suite: Path) -> None:
+    folder = write_task(suite, slug="other", toml=VALID_TOML.replace('slug = "{slug}"', 'slug = "vadd"'))
+    with pytest.raises(TaskFormatError, match="folder name 'other'"):
+        tasks.load_task(folder)
+
+
+def test_missing_files_are_named(suite: Path) -> None:
+    with pytest.raises(TaskFormatError, match="expert/kernel.cpp"):
+        tasks.load_task(write_task(suite, files={"expert/kernel.cpp": None}))
+    with pytest.raises(TaskFormatError, match="template/host.cpp"):
+        tasks.load_task(write_task(suite, slug="nohost", files={"template/host.cpp": None}))
+
+
+def test_static_task_needs_equal_dims_in_every_case(suite: Path) -> None:
+    toml = VALID_TOML.replace('shape_mode = "dynamic"', 'shape_mode = "static"')
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, toml=toml))
+    assert info.value.field == "cases[1].dims"
+
+
+def test_alias_must_match_an_input(suite: Path) -> None:
+    toml = VALID_TOML.replace('name = "z"\ndtype = "float32"', 'name = "z"\nalias = "w"\ndtype = "float32"')
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, toml=toml))
+    assert info.value.field == "outputs[0].alias"
+    ok = tasks.load_task(write_task(suite, slug="inplace", toml=toml.replace('alias = "w"', 'alias = "x"')))
+    assert ok.kernel_args == ("x", "y", "tiling")
+
+
+def test_shape_expressions_and_reduce_dim_tolerance_scaling(suite: Path) -> None:
+    toml = VALID_TOML.replace('shape = ["N"]\n\n[[cases]]', 'shape = ["N*2"]\n\n[[cases]]').replace(
+        '[[cases]]', '[tolerance]\nreduce_dim = "N"\nreduce_base = 25\nfloat32 = { rtol = 1e-3, atol = 1e-3 }\n\n[[cases]]', 1)
+    task = tasks.load_task(write_task(suite, toml=toml))
+    assert task.cases[1].shape_of(task.outputs[0]) == (2000,)
+    small, big = (task.tolerance_for("float32", c) for c in task.cases)
+    assert small.rtol == pytest.approx(2e-3) and big.rtol == pytest.approx(1e-3 * (1000 / 25) ** 0.5)
+
+
+def test_suite_load_collects_errors_and_get_task_lists_known(suite: Path) -> None:
+    write_task(suite, slug="good")
+    write_task(suite, slug="bad", toml=VALID_TOML.replace("level = 1", "level = 9"))
+    loaded = tasks.load_suite(suite)
+    assert [t.slug for t in loaded.tasks] == ["good"]
+    assert len(loaded.errors) == 1 and loaded.errors[0].field == "level"
+    assert tasks.get_task("good", suite).slug == "good"
+    with pytest.raises(UnknownTaskError, match="good"):
+        tasks.get_task("nope", suite)
+
+
+def test_packaged_suite_is_valid() -> None:
+    loaded = tasks.load_suite()
+    assert not loaded.errors, [str(e) for e in loaded.errors]
+    assert len(loaded.tasks) >= 3
