@@ -90,7 +90,7 @@ STEPS = (("queued", "Queued"), ("compiling", "Compiling"), ("running", "Running"
 
 def _step_of_stage(stage: str) -> str:
     stage = stage.lower()
-    if stage.startswith(("prepar", "compil", "build")):
+    if stage.startswith(("prepar", "static", "compil", "build")):
         return "compiling"
     return "running"
 
@@ -127,6 +127,7 @@ STAGE_LABELS = {
     "compiling": "Compiling", "run": "Running cases", "running": "Running cases",
     "verify": "Checking outputs", "verifying": "Checking outputs", "measure": "Measuring",
     "measuring": "Measuring", "compare": "Comparing with the baseline",
+    "static_check": "Checking the source", "baseline": "Timing the expert kernel (baseline)",
 }
 
 
@@ -179,6 +180,14 @@ def _location(file: Any, line: Any, *, line_counts: dict[str, int]) -> Location 
     return Location(source, number)
 
 
+def _category_titles() -> dict[str, str]:
+    try:
+        from bench_runner.taxonomy import TITLES
+    except ImportError:  # the evaluator is optional for the site's read side
+        return {}
+    return {str(category): title for category, title in TITLES.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     category: str
@@ -186,20 +195,33 @@ class Diagnostic:
     file: str
     line: int | None
     location: Location | None
+    severity: str = "error"
+    title: str = ""
+    code: str = ""
+    source: str = ""
+    notes: tuple[str, ...] = ()
 
 
 def diagnostics(result: dict, *, line_counts: dict[str, int]) -> list[Diagnostic]:
+    titles = _category_titles()
     out = []
     for item in _list(result.get("diagnostics")):
         item = _dict(item)
         if not item:
             continue
+        category = _str(item.get("category")) or "other"
+        severity = _str(item.get("severity")).lower() or "error"
         out.append(Diagnostic(
-            category=_str(item.get("category")) or "uncategorised",
+            category=category,
             message=_str(item.get("message")),
             file=_str(item.get("file")),
             line=_int(item.get("line")),
             location=_location(item.get("file"), item.get("line"), line_counts=line_counts),
+            severity=severity if severity in ("error", "warning", "note") else "error",
+            title=titles.get(category, category.replace("_", " ")),
+            code=_str(item.get("code")),
+            source=_str(item.get("source")),
+            notes=tuple(_str(n) for n in _list(item.get("notes")) if n)[:5],
         ))
     return out
 
@@ -296,18 +318,24 @@ def listing(key: str, title: str, source: str, *, notes: dict[int, list[tuple[st
 @dataclass(frozen=True, slots=True)
 class Case:
     name: str
-    passed: bool | None
-    max_abs_err: float | None
-    max_rel_err: float | None
-    mismatch_count: int | None
-    detail: str
+    passed: bool | None  # None: not run (an earlier case failed) or not recorded
+    max_abs_err: float | None = None
+    max_rel_err: float | None = None
+    mismatch_count: int | None = None
+    detail: str = ""
+    cycles: float | None = None
+    trials: int | None = None
+    output_tail: str = ""
 
 
-def cases(result: dict) -> list[Case]:
+def cases(result: dict, *, planned: list[str] | None = None) -> list[Case]:
+    """The judged cases, then the task's ``planned`` cases that never ran (judging stops at the
+    first failing case)."""
     out = []
     for index, item in enumerate(_list(result.get("cases")), start=1):
         item = _dict(item)
         passed = item.get("passed")
+        tail = _str(item.get("stderr_tail")).strip() or _str(item.get("stdout_tail")).strip()
         out.append(Case(
             name=_str(item.get("name")) or f"case {index}",
             passed=passed if isinstance(passed, bool) else None,
@@ -315,7 +343,13 @@ def cases(result: dict) -> list[Case]:
             max_rel_err=_num(item.get("max_rel_err")),
             mismatch_count=_int(item.get("mismatch_count")),
             detail=_str(item.get("error") or item.get("message") or item.get("detail")),
+            cycles=_num(_dict(item.get("perf")).get("cycles")),
+            trials=len(item["trials"]) if isinstance(item.get("trials"), list) and item["trials"] else None,
+            output_tail=tail[-4000:] if passed is not True else "",
         ))
+    if out:
+        seen = {case.name for case in out}
+        out += [Case(name=name, passed=None) for name in planned or [] if name not in seen]
     return out
 
 
@@ -342,6 +376,9 @@ class Perf:
     cores: int | None = None
     timeline: dict | None = None
     timeline_total: int = 0
+    #: The case the pipe figures and the timeline describe, when the evaluator says which.
+    detail_case: str = ""
+    cases: int = 0
 
     @property
     def recorded(self) -> bool:
@@ -365,7 +402,7 @@ def _timeline_events(raw: Any) -> list[dict]:
             "op": _str(item.get("op"))[:80],
             "start": start,
             "end": end,
-            "line": _int(item.get("line")),
+            "line": line if (line := _int(item.get("line"))) and line > 0 else None,
         })
     return events
 
@@ -414,11 +451,17 @@ def _busy_from_perf(perf: dict) -> dict[str, float]:
 
 
 def perf(result: dict) -> Perf:
+    """Cycles (summed over cases by the evaluator), and the pipes and timeline of the first case."""
     raw = _dict(result.get("perf"))
     out = Perf(cycles=_num(raw.get("cycles")), est_us=_num(raw.get("est_us")))
+    per_case = [_dict(c) for c in _list(raw.get("per_case"))]
+    out.cases = len(per_case)
     events = _timeline_events(raw.get("timeline"))
     busy = _busy_from_perf(raw) or _busy_from_events(events)
     total = out.cycles or (max((e["end"] for e in events), default=0.0) or None)
+    if per_case and _num(per_case[0].get("cycles")):
+        total = _num(per_case[0].get("cycles"))
+        out.detail_case = _str(per_case[0].get("name"))
     if busy:
         denominator = total or max(busy.values()) or 1.0
         out.pipes = [PipeBusy(pipe, cycles, min(1.0, cycles / denominator))
@@ -440,6 +483,11 @@ def baseline_cycles(result: dict) -> float | None:
     if isinstance(raw, dict):
         return _num(raw.get("cycles") if "cycles" in raw else _dict(raw.get("perf")).get("cycles"))
     return _num(raw)
+
+
+def baseline_problem(result: dict) -> str:
+    raw = result.get("baseline")
+    return _str(raw.get("error")) if isinstance(raw, dict) else ""
 
 
 # --- the whole evaluation ------------------------------------------------------------------------
@@ -464,6 +512,9 @@ class EvaluationView:
     toolchain: dict = field(default_factory=dict)
     duration_s: float | None = None
     cached: bool = False
+    reason: str = ""
+    flags: list[str] = field(default_factory=list)
+    baseline_problem: str = ""
     notes: dict[str, dict[int, list[tuple[str, str]]]] = field(default_factory=dict)
 
     @property
@@ -473,6 +524,12 @@ class EvaluationView:
     @property
     def has_details(self) -> bool:
         return bool(self.diagnostics or self.compile_log or self.cases or self.perf.recorded)
+
+
+def planned_cases(submission: Submission) -> list[str]:
+    """Case names of the task version the submission was judged on."""
+    spec = _dict(submission.task_version.spec) if submission.task_version_id else {}
+    return [_str(_dict(c).get("name")) for c in _list(spec.get("cases")) if _dict(c).get("name")]
 
 
 def line_counts(submission: Submission) -> dict[str, int]:
@@ -500,7 +557,7 @@ def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_pos
     counts = line_counts(submission)
     view.diagnostics = diagnostics(result, line_counts=counts)
     view.compile_log = compile_log(result.get("compile_log"), line_counts=counts)
-    view.cases = cases(result)
+    view.cases = cases(result, planned=planned_cases(submission))
     view.perf = perf(result)
     view.speedup = _num(result.get("speedup")) if result.get("speedup") is not None else evaluation.speedup
     view.baseline_cycles = baseline_cycles(result)
@@ -508,18 +565,28 @@ def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_pos
         view.perf.cycles = float(evaluation.cycles)
     view.toolchain = {k: _str(v) for k, v in _dict(result.get("toolchain")).items() if k in ("name", "version", "soc")}
     view.duration_s = _num(result.get("duration_s"))
-    view.cached = bool(result.get("cached"))
+    view.cached = bool(result.get("cached")) or bool(_dict(result.get("cache")).get("hit"))
+    view.reason = _str(result.get("reason"))
+    view.flags = [_str(f).replace("_", " ") for f in _list(result.get("flags")) if f]
+    view.baseline_problem = baseline_problem(result)
     notes: dict[str, dict[int, list[tuple[str, str]]]] = {KERNEL: {}, HOST: {}}
+    said: dict[tuple[str, int], list[str]] = {}
+
+    def note(location: Location, kind: str, message: str, text: str) -> None:
+        before = said.setdefault((location.source, location.line), [])
+        if any(message in m or m in message for m in before if m) and message:
+            return
+        before.append(message)
+        notes[location.source].setdefault(location.line, []).append((kind, text))
+
     for diag in view.diagnostics:
         if diag.location:
-            notes[diag.location.source].setdefault(diag.location.line, []).append(
-                ("error", f"{diag.category}: {diag.message}" if diag.message else diag.category))
+            note(diag.location, "warning" if diag.severity != "error" else "error", diag.message,
+                 f"{diag.title}: {diag.message}" if diag.message else diag.title)
     if view.compile_log:
         for line in view.compile_log.lines:
             if line.location and line.kind in ("error", "warning"):
-                bucket = notes[line.location.source].setdefault(line.location.line, [])
-                if not any(line.message in existing or existing in line.message for _, existing in bucket):
-                    bucket.append((line.kind, line.message))
+                note(line.location, line.kind, line.message, line.message)
     view.notes = notes
     return view
 

@@ -102,7 +102,7 @@ def _layout(request) -> str:
 
 
 def _context_lines(request) -> int | None:
-    return None if request.GET.get("context") == "all" else 3
+    return None if request.GET.get("lines") == "all" else 3
 
 
 def _file_diffs(old_kernel, old_host, new_kernel, new_host, *, layout, context):

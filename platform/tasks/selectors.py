@@ -154,15 +154,15 @@ def task_stats(task: Task, *, top: int = 5) -> TaskStats:
     done = evaluations.filter(status=EvalStatus.DONE)
     per_toolchain = [
         ToolchainStats(
-            toolchain=row["toolchain"], soc=row["soc"], judged=row["judged"], compiled=row["compiled"],
-            passed=row["passed"], best_speedup=row["best"], submitters=row["submitters"],
+            toolchain=row["toolchain"], soc=row["soc"], judged=row["n_judged"], compiled=row["n_compiled"],
+            passed=row["n_passed"], best_speedup=row["best"], submitters=row["n_submitters"],
         )
         for row in done.order_by("toolchain", "soc").values("toolchain", "soc").annotate(
-            judged=Count("pk"),
-            compiled=Count("pk", filter=Q(compiled=True)),
-            passed=Count("pk", filter=Q(passed=True)),
+            n_judged=Count("pk"),
+            n_compiled=Count("pk", filter=Q(compiled=True)),
+            n_passed=Count("pk", filter=Q(passed=True)),
             best=Max("speedup", filter=Q(passed=True, submission__visibility=Visibility.PUBLIC)),
-            submitters=Count("submission__author", distinct=True) + Count("submission__run", distinct=True),
+            n_submitters=Count("submission__author", distinct=True) + Count("submission__run", distinct=True),
         )
     ]
     verdicts = [
