@@ -11,7 +11,12 @@ from pathlib import Path
 
 
 def main() -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "platform"))
+    source_folder = str(Path(__file__).resolve().parent / "platform")
+    sys.path.insert(0, source_folder)
+    # Child processes (rundramatiq execs the dramatiq CLI) must find the apps too.
+    inherited = os.environ.get("PYTHONPATH", "")
+    if source_folder not in inherited.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (source_folder, inherited) if p)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "akgen.settings")
     from django.core.management import execute_from_command_line
 
