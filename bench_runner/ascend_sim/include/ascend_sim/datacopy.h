@@ -1,0 +1,143 @@
+// ascend_sim: DataCopy and DataCopyPad between global memory and the Unified Buffer. The work
+// is done out of line (runtime_impl.h); these templates check dtypes and pass sizes.
+#pragma once
+
+#include "pipe.h"
+
+namespace AscendC {
+
+template <typename T>
+struct DataCopyPadExtParams {
+    __aicore__ DataCopyPadExtParams() {}
+    __aicore__ DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
+                                    T padValue)
+        : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
+
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    T paddingValue = T(0);
+};
+
+struct DataCopyEnhancedParams {
+    BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+    uint64_t deqValue = 0;
+    uint8_t sidStoreMode = 0;
+    bool isRelu = false;
+    uint64_t padValue = 0;
+};
+
+namespace sim {
+template <typename T>
+constexpr void check_datacopy_type() {
+    static_assert(OneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float, int64_t,
+                        uint64_t, double>::value,
+                  "Failed to check dtype in DataCopy, current api support dtype is int8_t / uint8_t / int16_t / "
+                  "uint16_t / half / bfloat16_t / int32_t / uint32_t / float / int64_t / uint64_t / double");
+}
+}  // namespace sim
+
+// ---- count form: GM -> UB (MTE2), UB -> GM (MTE3), UB -> UB (vector pipe) ----
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
+                                ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::copy_gm_to_ub(sim::ref_of(dst), src.GetPhyAddr(), count, sizeof(T), sim::dtype_of<T>(), loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                                ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::copy_ub_to_gm(dst.GetPhyAddr(0), sim::ref_of(src), count, sizeof(T), sim::dtype_of<T>(), loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                                ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::copy_ub_to_ub(sim::ref_of(dst), sim::ref_of(src), count, sizeof(T), loc);
+}
+
+// ---- strided form: blockCount bursts of blockLen 32-byte blocks, gaps in 32-byte blocks ----
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& repeatParams,
+                                ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::copy_gm_to_ub_params(sim::ref_of(dst), src.GetPhyAddr(), repeatParams, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams,
+                                ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::copy_ub_to_gm_params(dst.GetPhyAddr(0), sim::ref_of(src), repeatParams, sizeof(T), sim::dtype_of<T>(), loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams,
+                                ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::copy_ub_to_ub_params(sim::ref_of(dst), sim::ref_of(src), repeatParams, loc);
+}
+template <typename T, typename U>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& repeatParams,
+                                ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::copy_ub_to_ub_params(sim::ref_of(dst), sim::ref_of(src), repeatParams, loc);
+}
+
+// ---- DataCopyPad (910B: unaligned lengths; blockLen in bytes) ----
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                   const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams,
+                                   ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    const T pad = padParams.paddingValue;
+    sim::pad_copy_in(sim::ref_of(dst), src.GetPhyAddr(), dataCopyParams.blockCount, dataCopyParams.blockLen,
+                     dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding,
+                     padParams.rightPadding, &pad, sizeof(T), loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                                   const DataCopyExtParams& dataCopyParams, ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::pad_copy_out(dst.GetPhyAddr(0), sim::ref_of(src), dataCopyParams.blockCount, dataCopyParams.blockLen,
+                      dataCopyParams.srcStride, dataCopyParams.dstStride, sizeof(T), sim::dtype_of<T>(), loc);
+}
+// Older parameter structs (DataCopyParams with blockLen in bytes, DataCopyPadParams).
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                   const DataCopyParams& dataCopyParams, const DataCopyPadParams& padParams,
+                                   ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    T pad;
+    const uint64_t raw = padParams.paddingValue;
+    std::memcpy(&pad, &raw, sizeof(T) < 8 ? sizeof(T) : 8);
+    sim::pad_copy_in(sim::ref_of(dst), src.GetPhyAddr(), dataCopyParams.blockCount, dataCopyParams.blockLen,
+                     dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad, padParams.leftPadding,
+                     padParams.rightPadding, &pad, sizeof(T), loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                                   const DataCopyParams& dataCopyParams, ASCEND_SIM_LOC) {
+    sim::check_datacopy_type<T>();
+    sim::pad_copy_out(dst.GetPhyAddr(0), sim::ref_of(src), dataCopyParams.blockCount, dataCopyParams.blockLen,
+                      dataCopyParams.srcStride, dataCopyParams.dstStride, sizeof(T), sim::dtype_of<T>(), loc);
+}
+
+// ---- atomic accumulation on UB -> GM copies ----
+template <typename T>
+__aicore__ inline void SetAtomicAdd() {
+    static_assert(sim::OneOf<T, float, half, int16_t, int32_t, int8_t, bfloat16_t>::value,
+                  "Failed to check dtype in SetAtomicAdd, current api support dtype is float / half / int16_t / "
+                  "int32_t / int8_t / bfloat16_t");
+    sim::set_atomic(1);
+}
+template <typename T>
+__aicore__ inline void SetAtomicMax() {
+    sim::set_atomic(2);
+}
+template <typename T>
+__aicore__ inline void SetAtomicMin() {
+    sim::set_atomic(3);
+}
+__aicore__ inline void SetAtomicNone() { sim::set_atomic(0); }
+
+}  // namespace AscendC

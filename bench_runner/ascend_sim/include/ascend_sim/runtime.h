@@ -1,0 +1,369 @@
+// ascend_sim: runtime state shared by the API headers — pipes, buffer blocks, per-core context,
+// the process-wide Runtime, and the hot inline helpers (enter, charge). The rest of the runtime
+// lives in runtime_impl.h.
+//
+// Everything defined here is `inline` (functions, variables) so a kernel .cpp and a host .cpp
+// that both include the headers link into one program and share one runtime.
+#pragma once
+
+
+#include <algorithm>
+#include <atomic>
+#include <deque>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "base.h"
+#include "half.h"
+#include "host_api.h"
+#include "params.h"
+#include "soc.h"
+
+namespace AscendC {
+namespace sim {
+
+// ------------------------------------------------------------------------------------------
+// Pipes
+// ------------------------------------------------------------------------------------------
+enum class Pipe : uint8_t { S = 0, V, M, MTE1, MTE2, MTE3, FIX, COUNT };
+constexpr int kPipeCount = static_cast<int>(Pipe::COUNT);
+
+inline const char* pipe_name(Pipe p) {
+    static const char* const names[] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"};
+    return names[static_cast<int>(p)];
+}
+
+inline bool pipe_from_builtin(pipe_t p, Pipe& out) {
+    switch (p) {
+        case PIPE_S: out = Pipe::S; return true;
+        case PIPE_V: out = Pipe::V; return true;
+        case PIPE_M: out = Pipe::M; return true;
+        case PIPE_MTE1: out = Pipe::MTE1; return true;
+        case PIPE_MTE2: out = Pipe::MTE2; return true;
+        case PIPE_MTE3: out = Pipe::MTE3; return true;
+        case PIPE_FIX: out = Pipe::FIX; return true;
+        default: return false;
+    }
+}
+
+// (source pipe, destination pipe) of each HardEvent, named SRC_DST.
+inline void event_pipes(HardEvent e, Pipe& src, Pipe& dst) {
+    static const Pipe table[][2] = {
+        {Pipe::MTE2, Pipe::MTE1}, {Pipe::MTE1, Pipe::MTE2}, {Pipe::MTE1, Pipe::M},   {Pipe::M, Pipe::MTE1},
+        {Pipe::MTE2, Pipe::V},    {Pipe::V, Pipe::MTE2},    {Pipe::MTE3, Pipe::V},   {Pipe::V, Pipe::MTE3},
+        {Pipe::M, Pipe::V},       {Pipe::V, Pipe::M},       {Pipe::V, Pipe::V},      {Pipe::MTE3, Pipe::MTE1},
+        {Pipe::MTE1, Pipe::MTE3}, {Pipe::MTE1, Pipe::V},    {Pipe::MTE2, Pipe::M},   {Pipe::M, Pipe::MTE2},
+        {Pipe::V, Pipe::MTE1},    {Pipe::M, Pipe::FIX},     {Pipe::FIX, Pipe::M},    {Pipe::MTE3, Pipe::MTE2},
+        {Pipe::MTE2, Pipe::MTE3}, {Pipe::S, Pipe::V},       {Pipe::V, Pipe::S},      {Pipe::S, Pipe::MTE2},
+        {Pipe::MTE2, Pipe::S},    {Pipe::S, Pipe::MTE3},    {Pipe::MTE3, Pipe::S},   {Pipe::MTE2, Pipe::FIX},
+        {Pipe::FIX, Pipe::MTE2},  {Pipe::FIX, Pipe::S},     {Pipe::M, Pipe::S},      {Pipe::FIX, Pipe::MTE3},
+        {Pipe::MTE1, Pipe::FIX},  {Pipe::FIX, Pipe::MTE1},  {Pipe::FIX, Pipe::FIX},
+    };
+    const int i = static_cast<int>(e);
+    src = table[i][0];
+    dst = table[i][1];
+}
+
+inline const char* event_name(HardEvent e) {
+    static const char* const names[] = {
+        "MTE2_MTE1", "MTE1_MTE2", "MTE1_M",   "M_MTE1",   "MTE2_V",  "V_MTE2",   "MTE3_V",   "V_MTE3",
+        "M_V",       "V_M",       "V_V",      "MTE3_MTE1", "MTE1_MTE3", "MTE1_V", "MTE2_M",   "M_MTE2",
+        "V_MTE1",    "M_FIX",     "FIX_M",    "MTE3_MTE2", "MTE2_MTE3", "S_V",    "V_S",      "S_MTE2",
+        "MTE2_S",    "S_MTE3",    "MTE3_S",   "MTE2_FIX", "FIX_MTE2",  "FIX_S",  "M_S",      "FIX_MTE3",
+        "MTE1_FIX",  "FIX_MTE1",  "FIX_FIX",
+    };
+    const int i = static_cast<int>(e);
+    return i < static_cast<int>(HardEvent::MAX) ? names[i] : "MAX";
+}
+
+inline const char* position_name(TPosition p) {
+    switch (p) {
+        case TPosition::GM: return "GM";
+        case TPosition::A1: return "A1";
+        case TPosition::A2: return "A2";
+        case TPosition::B1: return "B1";
+        case TPosition::B2: return "B2";
+        case TPosition::C1: return "C1";
+        case TPosition::C2: return "C2";
+        case TPosition::CO1: return "CO1";
+        case TPosition::CO2: return "CO2";
+        case TPosition::VECIN: return "VECIN";
+        case TPosition::VECOUT: return "VECOUT";
+        case TPosition::VECCALC: return "VECCALC";
+        case TPosition::SPM: return "SPM";
+        case TPosition::TSCM: return "TSCM";
+        case TPosition::C2PIPE2GM: return "C2PIPE2GM";
+        case TPosition::C2PIPE2LOCAL: return "C2PIPE2LOCAL";
+        default: return "MAX";
+    }
+}
+
+inline bool is_ub_position(TPosition p) {
+    return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+
+// ------------------------------------------------------------------------------------------
+// Local buffer blocks (one per queue buffer / TBuf), owned by the core so tensors never dangle.
+// ------------------------------------------------------------------------------------------
+enum class BufState : uint8_t { FREE = 0, OCCUPIED, ENQUE, DEQUE, DEAD };
+
+inline const char* state_name(BufState s) {
+    switch (s) {
+        case BufState::FREE: return "FREE";
+        case BufState::OCCUPIED: return "OCCUPIED (allocated)";
+        case BufState::ENQUE: return "ENQUE (in queue)";
+        case BufState::DEQUE: return "DEQUE (dequeued)";
+        default: return "RELEASED";
+    }
+}
+
+struct BlockInfo {
+    uint32_t addr = 0;  // byte offset inside the core's Unified Buffer
+    uint32_t len = 0;   // bytes
+    uint32_t gen = 1;   // bumped by FreeTensor / Reset so stale tensors are caught
+    BufState state = BufState::FREE;
+    TPosition pos = TPosition::VECCALC;
+    bool is_tbuf = false;
+    bool is_static = false;
+    const void* owner = nullptr;
+    int index = 0;
+    uint64_t write_end = 0;  // when the last writer of this buffer finishes
+    uint64_t read_end = 0;   // when the last reader finishes
+    uint64_t enq_time = 0;   // EnQue's flag time (end of the producer pipe)
+    uint64_t free_time = 0;  // FreeTensor's flag time (end of the consumer pipe)
+};
+
+struct TimelineEvent {
+    int32_t core;
+    uint8_t pipe;
+    const char* op;
+    uint64_t start;
+    uint64_t end;
+    int32_t line;
+};
+
+struct Finding {
+    bool error;
+    std::string code;
+    std::string message;
+    std::string file;
+    std::string api;
+    int line;
+    int core;
+};
+
+struct CoreCtx {
+    int block_idx = 0;
+    int block_num = 1;
+    int phys_core = 0;
+    const SocProfile* soc = nullptr;
+    std::vector<uint8_t> ub;       // Unified Buffer contents
+    std::vector<uint8_t> ub_init;  // shadow: 1 where the byte has been written
+    std::deque<BlockInfo> blocks;
+    BlockInfo static_block;        // backs LocalTensor(pos, addr, size) static tensors
+    uint32_t ub_cursor = 0;
+    int buffers_total = 0;
+    int per_pos_buffers[static_cast<int>(TPosition::MAX) + 1] = {};
+    int pipes_alive = 0;
+    void* current_pipe = nullptr;
+    // cost model
+    uint64_t pipe_free[kPipeCount] = {};
+    uint64_t pipe_busy[kPipeCount] = {};
+    uint64_t s_now = 0;
+    uint64_t gm_read = 0;
+    uint64_t gm_write = 0;
+    double mte2_bpc = 1.0;
+    double mte3_bpc = 1.0;
+    std::vector<TimelineEvent> timeline;
+    size_t timeline_cap = 0;
+    bool timeline_truncated = false;
+    // explicit flags (SetFlag / WaitFlag): binary, per event type and id 0..7
+    bool flag_set[static_cast<int>(HardEvent::MAX)][8] = {};
+    uint64_t flag_time[static_cast<int>(HardEvent::MAX)][8] = {};
+    SrcLoc flag_loc[static_cast<int>(HardEvent::MAX)][8];
+    uint8_t event_reserved[static_cast<int>(HardEvent::MAX)] = {};
+    // vector mask registers
+    bool mask_counter_mode = false;
+    uint64_t mask_lo = FULL_MASK;
+    uint64_t mask_hi = FULL_MASK;
+    uint64_t cmp_mask[2] = {0, 0};  // CMPMASK register (Compare without dst, Select mode 0)
+    // atomic mode for UB->GM copies: 0 none, 1 add, 2 max, 3 min
+    int atomic_op = 0;
+    // diagnostics
+    const char* last_api = "";
+    SrcLoc last_loc{"", 0};
+    std::atomic<bool> finished{false};
+    std::atomic<bool> running{false};
+};
+
+struct SimAbort {};
+
+// Element types, for the few out-of-line paths that need to know them (atomics, messages).
+enum class DType : uint8_t { F16, BF16, F32, F64, I8, U8, I16, U16, I32, U32, I64, U64, BOOL, OTHER };
+template <typename T>
+constexpr DType dtype_of() {
+    return std::is_same<T, half>::value         ? DType::F16
+           : std::is_same<T, bfloat16_t>::value ? DType::BF16
+           : std::is_same<T, float>::value      ? DType::F32
+           : std::is_same<T, double>::value     ? DType::F64
+           : std::is_same<T, int8_t>::value     ? DType::I8
+           : std::is_same<T, uint8_t>::value    ? DType::U8
+           : std::is_same<T, int16_t>::value    ? DType::I16
+           : std::is_same<T, uint16_t>::value   ? DType::U16
+           : std::is_same<T, int32_t>::value    ? DType::I32
+           : std::is_same<T, uint32_t>::value   ? DType::U32
+           : std::is_same<T, int64_t>::value    ? DType::I64
+           : std::is_same<T, uint64_t>::value   ? DType::U64
+           : std::is_same<T, bool>::value       ? DType::BOOL
+                                                : DType::OTHER;
+}
+
+// A LocalTensor operand reduced to plain data, so the checks can live out of line.
+struct TensorRef {
+    BlockInfo* blk;
+    uint32_t gen;
+    uint32_t off;    // bytes from the start of the buffer
+    uint64_t bytes;  // tensor extent (GetSize() * sizeof(T))
+};
+
+// Resolved view of a LocalTensor operand after validity checks.
+struct LocalView {
+    uint8_t* data;      // first byte of the tensor
+    uint8_t* shadow;    // matching shadow byte (1 = written)
+    BlockInfo* blk;
+    uint64_t extent;    // bytes from `data` to the end of the tensor
+    uint64_t blk_room;  // bytes from `data` to the end of its buffer
+};
+
+struct Access {
+    BlockInfo* blk;
+    bool write;
+};
+
+// Queue state shared by every TQueBind / TBuf instantiation.
+struct QueueState {
+    TPosition src = TPosition::GM;
+    TPosition dst = TPosition::VECIN;
+    TPosition pos = TPosition::VECIN;  // physical position of the buffers
+    int32_t depth = 0;
+    int num = 0;
+    uint32_t len = 0;
+    BlockInfo* blocks[64] = {};
+    int alloc_cursor = 0;
+    BlockInfo* fifo[64] = {};
+    int fifo_head = 0;
+    int fifo_count = 0;
+    bool inited = false;
+    bool is_tbuf = false;
+    int core = -1;
+    SrcLoc last_enque{"", 0};
+};
+
+// Producer and consumer pipes of a queue edge (ASC kernel_event.h GetQueEvt, vector subset).
+inline void que_pipes(TPosition src, TPosition dst, Pipe& producer, Pipe& consumer) {
+    if (src == TPosition::GM) {
+        producer = Pipe::MTE2;
+        consumer = (dst == TPosition::A1 || dst == TPosition::B1) ? Pipe::MTE1 : Pipe::V;
+    } else if (src == TPosition::VECIN && dst == TPosition::VECOUT) {
+        producer = Pipe::MTE2;
+        consumer = Pipe::MTE3;
+    } else if (dst == TPosition::GM) {
+        producer = Pipe::V;
+        consumer = Pipe::MTE3;
+    } else {
+        producer = Pipe::V;
+        consumer = Pipe::V;
+    }
+}
+
+inline uint64_t pipe_time(const CoreCtx& c, Pipe p) {
+    return p == Pipe::S ? c.s_now : c.pipe_free[static_cast<int>(p)];
+}
+inline void pipe_wait(CoreCtx& c, Pipe p, uint64_t t) {
+    if (p == Pipe::S) {
+        c.s_now = std::max(c.s_now, t);
+    } else {
+        uint64_t& f = c.pipe_free[static_cast<int>(p)];
+        f = std::max(f, t);
+    }
+}
+
+inline thread_local CoreCtx* tl_core = nullptr;
+
+// ---- out-of-line runtime (runtime_impl.h) ----
+// Reports an error and stops: inside a core the kernel unwinds (SimAbort) and the launcher
+// exits with status 3 after writing the report; on the host it exits at once.
+[[noreturn]] ASCEND_SIM_API void fail(const char* code, const char* api, const SrcLoc& loc, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+// Reports a warning once per (code, file, line).
+ASCEND_SIM_API void warn(const char* code, const char* api, const SrcLoc& loc, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+ASCEND_SIM_API bool aborting();
+ASCEND_SIM_API const SocProfile* current_soc();
+// Every API entry point calls this: it stops a core once another core has failed and
+// remembers the call site for crash messages.
+ASCEND_SIM_API CoreCtx& enter(const char* api, const SrcLoc& loc);
+ASCEND_SIM_API uint64_t core_end_time(const CoreCtx& c);
+// Issues one instruction into a pipe (see runtime_impl.h); returns its end time.
+ASCEND_SIM_API uint64_t charge(CoreCtx& c, Pipe pipe, uint64_t cycles, const char* op, const SrcLoc& loc,
+                               std::initializer_list<Access> accesses, uint32_t issue_extra = 0);
+ASCEND_SIM_API void charge_scalar(CoreCtx& c, uint64_t cycles, BlockInfo* wait_for = nullptr, bool write = false);
+ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const char* api, const SrcLoc& loc);
+ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api);
+// Operand checks.
+ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
+                                  uint32_t align);
+ASCEND_SIM_API void need(const LocalView& v, uint64_t bytes, const char* api, const char* role, const SrcLoc& loc);
+ASCEND_SIM_API void check_init(const LocalView& v, uint64_t off, uint64_t bytes, const char* api, const char* role,
+                               const SrcLoc& loc);
+ASCEND_SIM_API LocalView check_element_raw(const TensorRef& t, uint64_t index, uint64_t esize, const char* api,
+                                           const SrcLoc& loc);
+inline void mark_written(const LocalView& v, uint64_t off, uint64_t bytes) {
+    if (bytes) std::memset(v.shadow + off, 1, bytes);
+}
+// Pipe, queues and flags.
+ASCEND_SIM_API void tpipe_created(void* pipe, const SrcLoc& loc);
+ASCEND_SIM_API void tpipe_destroyed(void* pipe);
+ASCEND_SIM_API void tpipe_reset(const SrcLoc& loc);
+ASCEND_SIM_API void* tpipe_current();
+ASCEND_SIM_API TEventID event_alloc(HardEvent evt, const SrcLoc& loc);
+ASCEND_SIM_API void event_release(HardEvent evt, TEventID id, const SrcLoc& loc);
+ASCEND_SIM_API TEventID event_fetch(HardEvent evt, const SrcLoc& loc);
+ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLoc& loc, bool tbuf);
+ASCEND_SIM_API BlockInfo* que_alloc(QueueState& q, const SrcLoc& loc);
+ASCEND_SIM_API void que_free(QueueState& q, const TensorRef& t, const SrcLoc& loc);
+ASCEND_SIM_API void que_enque(QueueState& q, const TensorRef& t, const SrcLoc& loc);
+ASCEND_SIM_API BlockInfo* que_deque(QueueState& q, const SrcLoc& loc);
+ASCEND_SIM_API void que_destroyed(QueueState& q);
+ASCEND_SIM_API BlockInfo* tbuf_block(QueueState& q, const char* api, const SrcLoc& loc);
+ASCEND_SIM_API void set_flag(HardEvent evt, int32_t id, const char* api, const SrcLoc& loc);
+ASCEND_SIM_API void wait_flag(HardEvent evt, int32_t id, const char* api, const SrcLoc& loc);
+ASCEND_SIM_API void pipe_barrier(pipe_t pipe, const SrcLoc& loc);
+// Data movement (count and strided forms; `esize` is sizeof(T)).
+ASCEND_SIM_API void copy_gm_to_ub(const TensorRef& dst, const void* gm, uint64_t count, uint32_t esize, DType dt,
+                                  const SrcLoc& loc);
+ASCEND_SIM_API void copy_ub_to_gm(void* gm, const TensorRef& src, uint64_t count, uint32_t esize, DType dt,
+                                  const SrcLoc& loc);
+ASCEND_SIM_API void copy_ub_to_ub(const TensorRef& dst, const TensorRef& src, uint64_t count, uint32_t esize,
+                                  const SrcLoc& loc);
+ASCEND_SIM_API void copy_gm_to_ub_params(const TensorRef& dst, const void* gm, const DataCopyParams& p,
+                                         const SrcLoc& loc);
+ASCEND_SIM_API void copy_ub_to_gm_params(void* gm, const TensorRef& src, const DataCopyParams& p, uint32_t esize,
+                                         DType dt, const SrcLoc& loc);
+ASCEND_SIM_API void copy_ub_to_ub_params(const TensorRef& dst, const TensorRef& src, const DataCopyParams& p,
+                                         const SrcLoc& loc);
+ASCEND_SIM_API void pad_copy_in(const TensorRef& dst, const void* gm, uint32_t count, uint32_t len,
+                                uint64_t src_stride_bytes, uint64_t dst_stride_blocks, bool is_pad, uint32_t left,
+                                uint32_t right, const void* pad_value, uint32_t esize, const SrcLoc& loc);
+ASCEND_SIM_API void pad_copy_out(void* gm, const TensorRef& src, uint32_t count, uint32_t len,
+                                 uint64_t src_stride_blocks, uint64_t dst_stride_bytes, uint32_t esize, DType dt,
+                                 const SrcLoc& loc);
+ASCEND_SIM_API void set_atomic(int op);
+
+}  // namespace sim
+}  // namespace AscendC
+
+#if !defined(ASCEND_SIM_PREBUILT_RUNTIME)
+#include "runtime_impl.h"
+#endif
