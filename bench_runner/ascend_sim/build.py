@@ -25,7 +25,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-SOC_NAMES: tuple[str, ...] = ("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend310P3")
+SOC_NAMES: tuple[str, ...] = (
+    "Ascend910B1",
+    "Ascend910B2",
+    "Ascend910B3",
+    "Ascend910B4",
+    "Ascend310P3",
+)
 DEFAULT_SOC = "Ascend910B2"
 
 CXX = "g++"
@@ -56,8 +62,12 @@ def cache_root() -> Path:
 def _compiler_identity(cxx: str) -> str:
     """The compiler's version banner: a PCH is only valid for the exact compiler that wrote it."""
     try:
-        out = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30, check=False)
-        machine = subprocess.run([cxx, "-dumpmachine"], capture_output=True, text=True, timeout=30, check=False)
+        out = subprocess.run(
+            [cxx, "--version"], capture_output=True, text=True, timeout=30, check=False
+        )
+        machine = subprocess.run(
+            [cxx, "-dumpmachine"], capture_output=True, text=True, timeout=30, check=False
+        )
     except (OSError, subprocess.SubprocessError):
         return "unavailable"
     return out.stdout + machine.stdout
@@ -105,8 +115,26 @@ def ensure_pch() -> Path | None:
         # of the header the kernel includes, i.e. kernel_operator.h.gch.
         wrapper.write_text('#include "kernel_operator.h"\n')
         steps = [
-            [CXX, *BASE_FLAGS, f"-I{inc}", "-c", str(inc / "ascend_sim" / "runtime_lib.cpp"), "-o", str(tmp / RUNTIME_OBJ)],
-            [CXX, *BASE_FLAGS, PREBUILT_FLAG, f"-I{inc}", "-x", "c++-header", str(wrapper), "-o", str(tmp / PCH_NAME)],
+            [
+                CXX,
+                *BASE_FLAGS,
+                f"-I{inc}",
+                "-c",
+                str(inc / "ascend_sim" / "runtime_lib.cpp"),
+                "-o",
+                str(tmp / RUNTIME_OBJ),
+            ],
+            [
+                CXX,
+                *BASE_FLAGS,
+                PREBUILT_FLAG,
+                f"-I{inc}",
+                "-x",
+                "c++-header",
+                str(wrapper),
+                "-o",
+                str(tmp / PCH_NAME),
+            ],
         ]
         for argv in steps:
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .conftest import KERNELS
+from .simtools import KERNELS
 
 TOTAL = 8 * 2048
 
@@ -46,7 +46,7 @@ def test_add_custom_report(sim):
 
 
 def test_block_idx_and_num_per_core(sim):
-    kernel = r'''
+    kernel = r"""
 #include "kernel_operator.h"
 extern "C" __global__ __aicore__ void k(GM_ADDR out) {
     AscendC::GlobalTensor<int32_t> g;
@@ -54,7 +54,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR out) {
     g.SetValue(0, (int32_t)AscendC::GetBlockIdx());
     g.SetValue(1, (int32_t)AscendC::GetBlockNum());
 }
-'''
+"""
     exe = sim.build(kernel, args=1)
     run = sim.run(exe, 5, [np.zeros(10, np.int32)])
     assert run.returncode == 0, run.stderr
@@ -64,7 +64,9 @@ extern "C" __global__ __aicore__ void k(GM_ADDR out) {
 def test_soc_env_selects_profile(sim):
     exe = sim.build(KERNELS / "add_custom.cpp", kernel_name="add_custom", args=3)
     x = np.ones(TOTAL, np.float16)
-    run = sim.run(exe, 8, [x, x, np.zeros(TOTAL, np.float16)], env={"ASCEND_SIM_SOC": "Ascend910B4"})
+    run = sim.run(
+        exe, 8, [x, x, np.zeros(TOTAL, np.float16)], env={"ASCEND_SIM_SOC": "Ascend910B4"}
+    )
     assert run.returncode == 0, run.stderr
     assert run.report["soc"] == "Ascend910B4"
     bad = sim.run(exe, 8, [x, x, np.zeros(TOTAL, np.float16)], env={"ASCEND_SIM_SOC": "Ascend999"})
