@@ -263,10 +263,13 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
     out: dict[str, Any] = {"name": case.name, "passed": False, "trials": [], "exit_code": res.exit_code,
                            "signal": res.signal, "wall_s": round(res.wall_s, 4)}
     trial_results = []
+    trial_diags: list[list[Diagnostic]] = []
     for t, got in zip(trials, run.stream.trials, strict=True):
         if not got.done:
             break
-        trial_results.append(_judge_trial(task, case, t, got.buffers, got.tiling))
+        judged, diags = _judge_trial(task, case, t, got.buffers, got.tiling)
+        trial_results.append(judged)
+        trial_diags.append(diags)
     out["trials"] = trial_results
     process_ok = res.exit_code == 0 and res.limit is None and run.stream.status == "ok" and not errors
     if not process_ok or run.stream_error:
@@ -281,18 +284,13 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
                                             source="harness"))
         state.fail("runtime_error", "the program exited before finishing every trial")
         return out
-    failed = [tr for tr in trial_results if not tr["passed"]]
+    failed = [i for i, tr in enumerate(trial_results) if not tr["passed"]]
     if failed:
-        tr = failed[0]
-        for check in tr["checks"]:
-            if check.get("diagnostic"):
-                state.diagnostics.append(check.pop("diagnostic"))
+        tr = trial_results[failed[0]]
+        state.diagnostics += trial_diags[failed[0]]
         state.fail("wrong_answer", f"case {case.name}, seed {tr['seed']}: " + tr["summary"])
     else:
         out["passed"] = True
-    for tr in trial_results:
-        for check in tr["checks"]:
-            check.pop("diagnostic", None)
     listed = run.reports[0] if run.reports else None
     report = listed or run.final_report
     if report is not None:
@@ -310,8 +308,9 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
 
 
 def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: dict[str, bytes],
-                 tiling: dict[str, Any] | None) -> dict[str, Any]:
+                 tiling: dict[str, Any] | None) -> tuple[dict[str, Any], list[Diagnostic]]:
     checks: list[dict[str, Any]] = []
+    diags: list[Diagnostic] = []
     summaries = []
     aliases = {o.alias: o for o in task.outputs if o.alias is not None}
     for spec in task.outputs:
@@ -320,7 +319,8 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         got = verify.decode(buffers.get(source, b""), spec.dtype, want.shape)
         if got is None:
             diag = Diagnostic(Category.CRASH, f"output {spec.name!r} came back with the wrong size", source="harness")
-            checks.append({"name": spec.name, "passed": False, "diagnostic": diag})
+            checks.append({"name": spec.name, "passed": False})
+            diags.append(diag)
             summaries.append(diag.message)
             continue
         tol = task.tolerance_for(spec.dtype.name, case) if spec.dtype.is_float else None
@@ -329,7 +329,7 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         if not chk.passed:
             cat = Category.NAN_INF if chk.nan_inf_count and chk.nan_inf_count >= chk.mismatch_count - chk.unwritten_count \
                 and chk.unwritten_count < chk.mismatch_count else Category.NUMERICAL_MISMATCH
-            entry["diagnostic"] = Diagnostic(cat, chk.describe(), source="verifier")
+            diags.append(Diagnostic(cat, chk.describe(), source="verifier"))
             summaries.append(chk.describe())
         checks.append(entry)
     inputs_ok = True
@@ -341,7 +341,8 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
             inputs_ok = False
             diag = Diagnostic(Category.INPUT_MUTATION, f"input {spec.name!r} was modified by the kernel "
                               "(only in-place tasks may write their inputs)", source="verifier")
-            checks.append({"name": spec.name, "passed": False, "input": True, "diagnostic": diag})
+            checks.append({"name": spec.name, "passed": False, "input": True})
+            diags.append(diag)
             summaries.append(diag.message)
     passed = all(c.get("passed") for c in checks) and inputs_ok
     outs = [c for c in checks if "mismatch_count" in c]
@@ -351,7 +352,7 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         "max_abs_err": max((c["max_abs_err"] for c in outs), default=0.0),
         "max_rel_err": max((c["max_rel_err"] for c in outs), default=0.0),
         "mismatch_count": sum(c["mismatch_count"] for c in outs),
-    }
+    }, diags
 
 
 def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagnostic], state: _State) -> None:
@@ -367,6 +368,15 @@ def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagno
         state.diagnostics += errors
         state.diagnostics.append(Diagnostic(Category.TIMEOUT, f"the run exceeded the {what} limit", source="sandbox"))
         state.fail("timeout", f"{what} limit exceeded")
+        return
+    low = stderr.lower()
+    out_of_memory = any(s in low for s in ("bad_alloc", "out of memory", "cannot allocate memory")) or any(
+        "bad_alloc" in e.message for e in errors)
+    if out_of_memory and all(e.category is Category.CRASH for e in errors):
+        # An allocation failed at the address-space limit; the crash it caused is secondary.
+        state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "memory limit exceeded", source="sandbox"))
+        state.diagnostics += errors
+        state.fail("runtime_error", "memory limit exceeded")
         return
     if errors:
         state.diagnostics += errors
@@ -384,11 +394,6 @@ def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagno
         state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "output limit exceeded (the program wrote too "
                                             "much to stdout/stderr or a file)", source="sandbox"))
         state.fail("runtime_error", "output limit exceeded")
-        return
-    low = stderr.lower()
-    if any(s in low for s in ("bad_alloc", "out of memory", "cannot allocate memory")):
-        state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "memory limit exceeded", source="sandbox"))
-        state.fail("runtime_error", "memory limit exceeded")
         return
     if "resource temporarily unavailable" in low:
         state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "process or thread limit exceeded",

@@ -296,6 +296,8 @@ def _classify_static_assert(msg: str) -> Category:
 
 def _classify_no_match(notes: Sequence[str]) -> Category:
     text = "\n".join(notes)
+    if "couldn't deduce template parameter" in text:
+        return Category.TEMPLATE_DEDUCTION
     if re.search(r"candidate expects \d+ arguments?, \d+ provided", text):
         return Category.API_MISMATCH
     for src, dst in _FROM_TO.findall(text):

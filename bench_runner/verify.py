@@ -100,7 +100,7 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, dtype: dtypes.DType, t
         within = diff <= tol.atol + tol.rtol * np.abs(np.where(finite, w, 0.0))
         bad = ~((finite & within) | special_ok)
         abs_err = float(diff.max()) if diff.size else 0.0
-        rel = diff / np.maximum(np.abs(np.where(finite, w, 0.0)), np.finfo(np.float64).tiny)
+        rel = diff / np.maximum(np.abs(np.where(finite, w, 0.0)), 1e-12)
         rel_err = float(np.where(finite, rel, 0.0).max()) if diff.size else 0.0
     unwritten &= bad
     nan_inf &= bad & ~unwritten

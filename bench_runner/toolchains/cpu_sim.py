@@ -31,7 +31,7 @@ from bench_runner.toolchains.base import Availability, BuildOutcome, CaseRun, So
 MiB = sandbox.MiB
 #: Copies the emulator's last report out of the sandbox's private /tmp after the program ends,
 #: however it ends (the report of a crashed or failed run explains the failure).
-_RUN_WRAPPER = '"$@"; rc=$?; cat "$ASCEND_SIM_REPORT" >&"$AKGEN_FD_1" 2>/dev/null; exit $rc'
+_RUN_WRAPPER = '"$@"; rc=$?; cat "$ASCEND_SIM_REPORT" >"/dev/fd/$AKGEN_FD_1" 2>/dev/null; exit $rc'
 _REPORT_CAP = 16 * MiB
 _GENERATED = ("kernel_tu.cpp", "host_tu.cpp", "main.cpp")
 _USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
