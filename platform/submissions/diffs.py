@@ -7,9 +7,10 @@ line carries HTML from :func:`submissions.highlight.highlight_lines`, escaped th
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
-from submissions.highlight import highlight_lines, split_source
+from submissions.highlight import render_tokens, split_source, token_lines
 
 SAME, ADDED, REMOVED, EMPTY = "same", "add", "del", "empty"
 
@@ -86,6 +87,54 @@ def _hunk(group) -> Hunk:
     return Hunk(old_start, old_count, new_start, new_count)
 
 
+_WORD = re.compile(r"\w+|\s+|[^\w\s]")
+#: Paired lines less similar than this are shown as wholly changed, without word marks.
+MIN_SIMILARITY = 0.5
+
+
+def changed_words(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """Character ranges of the words that differ between two versions of a line, for each side;
+    None when the lines have too little in common for word marks to help."""
+    a, b = _WORD.findall(old), _WORD.findall(new)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.ratio() < MIN_SIMILARITY:
+        return None
+
+    def offsets(words):
+        out, pos = [0], 0
+        for word in words:
+            pos += len(word)
+            out.append(pos)
+        return out
+
+    oa, ob = offsets(a), offsets(b)
+    old_marks, new_marks = [], []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if i2 > i1:
+            old_marks.append((oa[i1], oa[i2]))
+        if j2 > j1:
+            new_marks.append((ob[j1], ob[j2]))
+    return old_marks, new_marks
+
+
+class _Side:
+    """One file's lines, rendered on demand with optional word marks."""
+
+    def __init__(self, text: str | None, language: str) -> None:
+        self.plain = split_source(text)
+        self.tokens = token_lines(text, language)
+
+    def html(self, index: int, marks=None):
+        return render_tokens(self.tokens[index], marks)
+
+
+def _pair_marks(a: _Side, b: _Side, i: int, j: int):
+    found = changed_words(a.plain[i], b.plain[j])
+    return found if found is not None else (None, None)
+
+
 def change_counts(old: str | None, new: str | None) -> tuple[int, int]:
     """(lines added, lines removed) going from ``old`` to ``new``."""
     a, b = split_source(old), split_source(new)
@@ -101,22 +150,22 @@ def change_counts(old: str | None, new: str | None) -> tuple[int, int]:
 def side_by_side(old: str | None, new: str | None, *, context: int | None = 3,
                  language: str = "cpp") -> list[Hunk]:
     """Hunks of :class:`SplitRow`; a replaced block pairs lines and pads the shorter side."""
-    a, b = split_source(old), split_source(new)
-    ha, hb = highlight_lines(old or "", language), highlight_lines(new or "", language)
+    a, b = _Side(old, language), _Side(new, language)
     hunks = []
-    for group in _groups(a, b, context):
+    for group in _groups(a.plain, b.plain, context):
         hunk = _hunk(group)
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
                 hunk.rows.extend(
-                    SplitRow(Cell(i + 1, ha[i], SAME), Cell(j + 1, hb[j], SAME))
+                    SplitRow(Cell(i + 1, a.html(i), SAME), Cell(j + 1, b.html(j), SAME))
                     for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
                 )
                 continue
             for k in range(max(i2 - i1, j2 - j1)):
                 i, j = i1 + k, j1 + k
-                left = Cell(i + 1, ha[i], REMOVED) if i < i2 else Cell(None, "", EMPTY)
-                right = Cell(j + 1, hb[j], ADDED) if j < j2 else Cell(None, "", EMPTY)
+                old_marks, new_marks = _pair_marks(a, b, i, j) if i < i2 and j < j2 else (None, None)
+                left = Cell(i + 1, a.html(i, old_marks), REMOVED) if i < i2 else Cell(None, "", EMPTY)
+                right = Cell(j + 1, b.html(j, new_marks), ADDED) if j < j2 else Cell(None, "", EMPTY)
                 hunk.rows.append(SplitRow(left, right))
         hunks.append(hunk)
     return hunks
@@ -125,18 +174,20 @@ def side_by_side(old: str | None, new: str | None, *, context: int | None = 3,
 def unified(old: str | None, new: str | None, *, context: int | None = 3,
             language: str = "cpp") -> list[Hunk]:
     """Hunks of :class:`UnifiedRow`: removed lines of a block come before the added ones."""
-    a, b = split_source(old), split_source(new)
-    ha, hb = highlight_lines(old or "", language), highlight_lines(new or "", language)
+    a, b = _Side(old, language), _Side(new, language)
     hunks = []
-    for group in _groups(a, b, context):
+    for group in _groups(a.plain, b.plain, context):
         hunk = _hunk(group)
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                hunk.rows.extend(UnifiedRow(SAME, i + 1, j + 1, ha[i])
+                hunk.rows.extend(UnifiedRow(SAME, i + 1, j + 1, a.html(i))
                                  for i, j in zip(range(i1, i2), range(j1, j2), strict=True))
                 continue
-            hunk.rows.extend(UnifiedRow(REMOVED, i + 1, None, ha[i]) for i in range(i1, i2))
-            hunk.rows.extend(UnifiedRow(ADDED, None, j + 1, hb[j]) for j in range(j1, j2))
+            pairs = {k: _pair_marks(a, b, i1 + k, j1 + k) for k in range(min(i2 - i1, j2 - j1))}
+            hunk.rows.extend(UnifiedRow(REMOVED, i + 1, None, a.html(i, pairs.get(i - i1, (None,))[0]))
+                             for i in range(i1, i2))
+            hunk.rows.extend(UnifiedRow(ADDED, None, j + 1, b.html(j, pairs.get(j - j1, (None, None))[1]))
+                             for j in range(j1, j2))
         hunks.append(hunk)
     return hunks
 

@@ -10,6 +10,10 @@ from submissions.models import Path_, Visibility
 _FIELD_OF = {"kernel": "kernel", "host": "host", "path": "path", "visibility": "visibility"}
 
 
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 class SubmissionForm(forms.Form):
     path = forms.ChoiceField(choices=Path_.choices, widget=forms.RadioSelect)
     kernel = forms.CharField(
@@ -29,6 +33,14 @@ class SubmissionForm(forms.Form):
         super().__init__(*args, **kwargs)
         offered = [(value, label) for value, label in Path_.choices if not paths or value in paths]
         self.fields["path"].choices = offered
+
+    # Browsers post textareas with CRLF line ends (HTML spec); sources are stored with LF so the
+    # same kernel hashes, caches and diffs the same whether it came from the browser or the API.
+    def clean_kernel(self) -> str:
+        return _lf(self.cleaned_data["kernel"])
+
+    def clean_host(self) -> str:
+        return _lf(self.cleaned_data["host"])
 
     def add_rejection(self, exc: SubmissionRejected) -> None:
         """Show a service rejection on the form: its message on top, its fields next to them."""

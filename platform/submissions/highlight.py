@@ -48,35 +48,66 @@ def split_source(source: str | None) -> list[str]:
     return text.split("\n")
 
 
-def highlight_lines(source: str, language: str = "cpp") -> list[SafeString]:
-    """One escaped, highlighted HTML fragment per line of ``source`` (no trailing newline).
+Tokens = list[tuple[str, str]]  # (css class, text) pieces of one line
 
-    The fragments are SafeStrings: every piece of source text in them went through html.escape.
 
-    Tokens that span lines (block comments, raw strings) are split so that every fragment is
-    balanced HTML, which is what listings and diffs need to place each line in its own row.
-    """
+def token_lines(source: str | None, language: str = "cpp") -> list[Tokens]:
+    """The lexer's tokens of each line of ``source``, split at newlines so none spans two lines."""
     plain = split_source(source)
     if not plain:
         return []
-    source = "\n".join(plain)
+    text = "\n".join(plain)
     lexer = _lexer(language)
-    if lexer is None or len(source) > MAX_HIGHLIGHT_CHARS:
-        return [SafeString(html.escape(line)) for line in plain]
-    lines: list[list[str]] = [[]]
-    for ttype, value in lexer.get_tokens(source):
+    if lexer is None or len(text) > MAX_HIGHLIGHT_CHARS:
+        return [[("", line)] if line else [] for line in plain]
+    lines: list[Tokens] = [[]]
+    for ttype, value in lexer.get_tokens(text):
         css = _css_class(ttype) if ttype is not Token.Text else ""
         for i, piece in enumerate(value.split("\n")):
             if i:
                 lines.append([])
-            if not piece:
-                continue
-            text = html.escape(piece)
-            lines[-1].append(f'<span class="{css}">{text}</span>' if css and css != "w" else text)
-    rendered = [SafeString("".join(parts)) for parts in lines]
-    # The lexer may append a final newline token; keep exactly one fragment per source line.
-    wanted = len(plain)
-    return (rendered + [SafeString("")] * wanted)[:wanted]
+            if piece:
+                lines[-1].append(("" if css == "w" else css, piece))
+    # The lexer appends a final newline; keep exactly one entry per source line.
+    return (lines + [[] for _ in plain])[: len(plain)]
+
+
+def render_tokens(tokens: Tokens, marks: list[tuple[int, int]] | None = None) -> SafeString:
+    """One line as HTML; character ranges in ``marks`` are wrapped in ``<span class="x">`` (the
+    words a diff changed). Every piece of text goes through html.escape, hence SafeString."""
+    out: list[str] = []
+    pos = 0
+    for css, text in tokens:
+        pieces = _split_marks(text, pos, marks) if marks else [(text, False)]
+        inner = "".join(f'<span class="x">{html.escape(t)}</span>' if marked else html.escape(t)
+                        for t, marked in pieces)
+        out.append(f'<span class="{css}">{inner}</span>' if css else inner)
+        pos += len(text)
+    return SafeString("".join(out))
+
+
+def _split_marks(text: str, offset: int, marks: list[tuple[int, int]]) -> list[tuple[str, bool]]:
+    cuts = {0, len(text)}
+    for start, end in marks:
+        for edge in (start - offset, end - offset):
+            if 0 < edge < len(text):
+                cuts.add(edge)
+    edges = sorted(cuts)
+    pieces = []
+    for a, b in zip(edges, edges[1:], strict=False):
+        middle = offset + a
+        marked = any(start <= middle < end for start, end in marks)
+        pieces.append((text[a:b], marked))
+    return pieces
+
+
+def highlight_lines(source: str, language: str = "cpp") -> list[SafeString]:
+    """One escaped, highlighted HTML fragment per line of ``source`` (no trailing newline).
+
+    Tokens that span lines (block comments, raw strings) are split so that every fragment is
+    balanced HTML, which is what listings and diffs need to place each line in its own row.
+    """
+    return [render_tokens(tokens) for tokens in token_lines(source, language)]
 
 
 # --- markdown --------------------------------------------------------------------------------

@@ -465,7 +465,7 @@ def perf(result: dict) -> Perf:
     if busy:
         denominator = total or max(busy.values()) or 1.0
         out.pipes = [PipeBusy(pipe, cycles, min(1.0, cycles / denominator))
-                     for pipe, cycles in sorted(busy.items(), key=lambda kv: _pipe_sort_key(kv[0]))]
+                     for pipe, cycles in sorted(busy.items(), key=lambda kv: _pipe_sort_key(kv[0])) if cycles > 0]
     if events:
         out.cores = len({e["core"] for e in events})
         out.timeline_total = len(events)

@@ -101,6 +101,15 @@ def _spec_view(spec) -> dict:
     }
 
 
+def _api_desc(version, title: str) -> str:
+    """The description without a leading "# <title>" heading, which the page already shows."""
+    text = (version.api_desc if version else "") or ""
+    first, _, rest = text.lstrip().partition("\n")
+    if first.startswith("# ") and first[2:].strip().lower() == title.strip().lower():
+        return rest.lstrip("\n")
+    return text
+
+
 def _task_or_404(slug: str) -> Task:
     return get_object_or_404(Task.objects.select_related("current_version"), slug=slug)
 
@@ -112,6 +121,7 @@ def task_detail(request, slug: str):
         "task": task,
         "version": version,
         "spec": _spec_view(version.spec if version else {}),
+        "api_desc": _api_desc(version, task.title),
         "stats": task_stats(task),
         "verdicts": VERDICTS,
         "template_listing": listing("kernel", "kernel.cpp", version.template_kernel) if version else None,
@@ -179,6 +189,7 @@ def task_submit(request, slug: str):
         "version": version,
         "form": form,
         "spec": _spec_view(version.spec),
+        "api_desc": _api_desc(version, task.title),
         "start": start if request.method != "POST" else None,
         "template_lines": len(split_source(version.template_kernel)),
     }

@@ -119,7 +119,7 @@ export function drawTimeline(container) {
   const left = 64;
   const right = 12;
   const top = 6;
-  const axis = 26;
+  const axis = 34;
   let boxes = [];
 
   function render() {
@@ -179,7 +179,7 @@ export function drawTimeline(container) {
     }
     ctx.fillStyle = "#64748b";
     ctx.textAlign = "right";
-    ctx.fillText("cycles", width - right, top + pipes.length * laneHeight + 8 + 12);
+    ctx.fillText("cycles", width - right, top + pipes.length * laneHeight + 21);
     ctx.textAlign = "left";
   }
 

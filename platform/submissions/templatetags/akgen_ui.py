@@ -94,6 +94,29 @@ def percent(part, whole) -> str:
 
 
 @register.filter
+def ago(moment) -> str:
+    """"just now", "3 minutes ago", "2 days ago"."""
+    from django.utils import timezone
+    from django.utils.timesince import timesince
+
+    if moment is None:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment).split(', ')[0]} ago"
+
+
+@register.filter
+def verdict_text(submission) -> str:
+    """A list row's verdict, or its progress, in words (for <option> labels)."""
+    info = verdict_info(getattr(submission, "ev_verdict", ""))
+    if info is not None:
+        return info.label
+    return {"queued": "queued", "running": "being judged", "failed": "system error"}.get(
+        getattr(submission, "ev_status", "") or "", "not judged")
+
+
+@register.filter
 def get_item(mapping, key):
     return mapping.get(key) if isinstance(mapping, dict) else None
 

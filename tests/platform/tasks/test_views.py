@@ -107,7 +107,8 @@ def test_task_page_renders_markdown_safely_with_spec_and_stats(client, user):
     response = client.get(f"/tasks/{task.slug}/")
     html = response.content.decode()
     assert response.status_code == 200
-    assert "<h1>Add</h1>" in html  # markdown rendered
+    description = html.split('data-testid="api-desc">', 1)[1].split("</section>", 1)[0]
+    assert "<h2>Shapes and dtypes</h2>" in description and "<h1>" not in description  # title not repeated
     assert "<script>alert" not in html and "&lt;script&gt;alert" in html  # raw HTML is text
     assert '<span class="n">add_custom</span>' in html  # fenced C++ highlighted
     assert 'data-testid="cases"' in html and "N=131072" in html
