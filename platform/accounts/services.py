@@ -33,6 +33,12 @@ class NotYours(SubmissionRejected):
     status_code = 404
 
 
+class Conflict(SubmissionRejected):
+    """The name is taken (answered as 409)."""
+
+    status_code = 409
+
+
 class TokenError(Exception):
     """An API key that cannot be used; `code` says why (the API answers 401)."""
 
@@ -153,7 +159,7 @@ def llm_create(*, owner, name: str, base_model: str = "", training_stage: str = 
                 parameters=parameters or "", link=link or "",
             )
     except IntegrityError as exc:
-        raise SubmissionRejected("name_taken", f"A model named '{name}' already exists.",
+        raise Conflict("name_taken", f"A model named '{name}' already exists.",
                                  {"name": "already taken"}) from exc
 
 

@@ -17,30 +17,12 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from api.errors import InsufficientScope, RequestTooLarge, TooManyPending, request_too_large
 from submissions.errors import SubmissionRejected
 
+__all__ = ["InsufficientScope", "RequestTooLarge", "TooManyPending", "api_exception_handler"]
+
 logger = logging.getLogger(__name__)
-
-
-class RequestTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_code = "request_too_large"
-    default_detail = "The request body is too large."
-
-
-class InsufficientScope(exceptions.PermissionDenied):
-    default_code = "insufficient_scope"
-
-
-class TooManyPending(exceptions.APIException):
-    status_code = status.HTTP_429_TOO_MANY_REQUESTS
-    default_code = "too_many_pending"
-
-    def __init__(self, message: str, *, pending: int, cap: int) -> None:
-        super().__init__(detail=message, code="too_many_pending")
-        self.pending = pending
-        self.cap = cap
-        self.wait = 30  # evaluations take seconds to minutes; try again later
 
 
 def error_body(code: str, message: str, fields: dict | None = None) -> dict:
@@ -81,7 +63,7 @@ def api_exception_handler(exc, context):
         set_rollback()
         return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status_code)
     if isinstance(exc, RequestDataTooBig):
-        exc = RequestTooLarge()
+        exc = request_too_large()
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

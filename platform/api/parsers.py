@@ -1,8 +1,8 @@
 """JSON parsing with a size cap.
 
-DRF reads the body straight from the WSGI stream, bypassing Django's DATA_UPLOAD_MAX_MEMORY_SIZE
-check, so the cap is enforced here: a body over the limit is refused with a JSON 413 before it is
-read into memory (by Content-Length) or as soon as the read passes the limit.
+Older DRF versions read the body straight from the WSGI stream, bypassing Django's
+DATA_UPLOAD_MAX_MEMORY_SIZE; DRF 3.18 goes through request.body (RequestDataTooBig, turned into a
+JSON 413 by api.exceptions). The cap is enforced here as well so it holds either way.
 """
 
 from __future__ import annotations
@@ -13,14 +13,7 @@ from django.conf import settings
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from api.exceptions import RequestTooLarge
-
-
-def _too_large(limit: int) -> RequestTooLarge:
-    return RequestTooLarge(
-        f"The request body is larger than {limit} bytes; send fewer submissions per batch "
-        "(each source is limited to 64 KiB)."
-    )
+from api.errors import request_too_large
 
 
 class LimitedJSONParser(parsers.JSONParser):
@@ -33,10 +26,10 @@ class LimitedJSONParser(parsers.JSONParser):
             except ValueError:
                 length = 0
             if length > limit:
-                raise _too_large(limit)
+                raise request_too_large()
         raw = stream.read(limit + 1) if limit is not None else stream.read()
         if limit is not None and len(raw) > limit:
-            raise _too_large(limit)
+            raise request_too_large()
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             return json.loads(raw.decode(encoding), parse_constant=_reject_constant)

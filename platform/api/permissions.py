@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from accounts.models import ApiToken
-from api.exceptions import InsufficientScope
+from api.errors import InsufficientScope
 
 
 def required_scope(view, method: str) -> str:

@@ -3,11 +3,37 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from submissions.models import Path_, TrainingStage, Visibility
 
 TOOLCHAINS = ("cpu-sim", "cann")
+MAX_ID = 2**63 - 1
+
+
+class _StrictString:
+    """Refuse numbers and booleans where text is expected (DRF's CharField would stringify them)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+NO_NUL = RegexValidator(r"^[^\x00]*$", "NUL characters are not allowed.")  # documented as a pattern
+
+
+class TextField(_StrictString, serializers.CharField):
+    """Text without NUL characters, or matching `pattern` (one regex, so the schema can state it)."""
+
+    def __init__(self, pattern: str | None = None, pattern_message: str = "Invalid value.", **kwargs):
+        kwargs["validators"] = [RegexValidator(pattern, pattern_message) if pattern else NO_NUL]
+        super().__init__(**kwargs)
+
+
+class SlugText(_StrictString, serializers.SlugField):
+    pass
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -20,26 +46,36 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class SubmissionInput(serializers.Serializer):
-    task = serializers.SlugField(max_length=120, help_text="Task slug.")
+    task = SlugText(max_length=120, help_text="Task slug.")
     path = serializers.ChoiceField(choices=Path_.choices, required=False,
                                    help_text="Default: the run's path, else device_only.")
-    kernel = serializers.CharField(trim_whitespace=False, allow_blank=True,
+    kernel = TextField(trim_whitespace=False, allow_blank=True,
                                    help_text="AscendC kernel source (UTF-8, at most 64 KiB).")
-    host = serializers.CharField(trim_whitespace=False, allow_blank=True, allow_null=True, required=False,
+    host = TextField(trim_whitespace=False, allow_blank=True, allow_null=True, required=False,
                                  help_text="Host source (host_device path only).")
-    run = serializers.IntegerField(min_value=1, allow_null=True, required=False,
+    run = serializers.IntegerField(min_value=1, max_value=MAX_ID, allow_null=True, required=False,
                                    help_text="One of your runs; with sample_index, makes the request idempotent.")
     sample_index = serializers.IntegerField(min_value=0, max_value=2**31 - 1, allow_null=True, required=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC, required=False,
                                          help_text="private: only you and staff can see it.")
 
 
+BATCH_HELP = (f"Up to {settings.AKGEN_API_BATCH_MAX} items, each shaped like a single submission; "
+              "each is validated and accepted on its own.")
+
+
 class BatchInput(serializers.Serializer):
-    submissions = serializers.ListField(
-        child=serializers.DictField(), allow_empty=False, max_length=settings.AKGEN_API_BATCH_MAX,
-        help_text=f"Up to {settings.AKGEN_API_BATCH_MAX} items, each shaped like a single submission; "
-                  "each is validated and accepted on its own.",
-    )
+    """The envelope only: items are validated one by one so that a bad one fails alone."""
+
+    submissions = serializers.ListField(child=serializers.JSONField(), allow_empty=False,
+                                        max_length=settings.AKGEN_API_BATCH_MAX, help_text=BATCH_HELP)
+
+
+class BatchInputSchema(serializers.Serializer):
+    """What the OpenAPI schema documents for a batch."""
+
+    submissions = serializers.ListField(child=SubmissionInput(), min_length=1,
+                                        max_length=settings.AKGEN_API_BATCH_MAX, help_text=BATCH_HELP)
 
 
 class SubmissionCreatedOutput(serializers.Serializer):
@@ -123,19 +159,23 @@ class TaskDetailOutput(TaskOutput):
     template_kernel = serializers.CharField()
     template_host = serializers.CharField()
     spec = serializers.JSONField()
-    prompt = serializers.CharField(help_text="The prompt a model is given for this task.")
+    prompt = serializers.CharField(help_text="The prompt a model is given (device_only path when offered).")
+    prompts = serializers.DictField(child=serializers.CharField(),
+                                    help_text="The prompt for each path the task offers.")
 
 
 # --- models and runs ---------------------------------------------------------------------------
 
 
 class ModelInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    base_model = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    name = TextField(max_length=120)
+    base_model = TextField(max_length=200, required=False, allow_blank=True, default="")
     training_stage = serializers.ChoiceField(choices=TrainingStage.choices, default=TrainingStage.BASE)
-    parameters = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+    parameters = TextField(max_length=40, required=False, allow_blank=True, default="",
                                        help_text="e.g. 7B")
-    link = serializers.URLField(max_length=200, required=False, allow_blank=True, default="")
+    link = TextField(max_length=200, required=False, allow_blank=True, default="",
+                     pattern=r"^(https?://[^\s\x00]+)?$", pattern_message="Must be an http(s) URL.",
+                     help_text="A page about the model (http or https).")
 
 
 class ModelOutput(serializers.Serializer):
@@ -150,8 +190,8 @@ class ModelOutput(serializers.Serializer):
 
 
 class RunInput(serializers.Serializer):
-    model = serializers.IntegerField(min_value=1, help_text="Id of one of your models.")
-    name = serializers.CharField(max_length=120)
+    model = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Id of one of your models.")
+    name = TextField(max_length=120)
     samples_per_task = serializers.IntegerField(min_value=1, max_value=1000, default=1, help_text="k")
     decoding = serializers.DictField(required=False, default=dict,
                                      help_text="Decoding configuration, e.g. {\"temperature\": 0.8}.")

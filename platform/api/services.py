@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from accounts.services import NotYours
-from api.exceptions import TooManyPending
+from api.errors import TooManyPending
 from api.selectors import pending_count
 from submissions.errors import SubmissionRejected
 from submissions.models import Path_, Run, Submission

@@ -1,17 +1,32 @@
-from django.urls import path, re_path
+from django.urls import path, re_path, register_converter
 
 from api import views
+
+
+class IdConverter:
+    """A database id: at most 18 digits, so it always fits a bigint (longer ids simply 404)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
 
 app_name = "api"
 urlpatterns = [
     path("submissions/", views.SubmissionListCreateApi.as_view(), name="submission-list"),
     path("submissions/batch/", views.SubmissionBatchApi.as_view(), name="submission-batch"),
-    path("submissions/<int:pk>/", views.SubmissionDetailApi.as_view(), name="submission-detail"),
+    path("submissions/<id:pk>/", views.SubmissionDetailApi.as_view(), name="submission-detail"),
     path("tasks/", views.TaskListApi.as_view(), name="task-list"),
     path("tasks/<slug:slug>/", views.TaskDetailApi.as_view(), name="task-detail"),
     path("models/", views.ModelListCreateApi.as_view(), name="model-list"),
     path("runs/", views.RunListCreateApi.as_view(), name="run-list"),
-    path("runs/<int:pk>/", views.RunDetailApi.as_view(), name="run-detail"),
+    path("runs/<id:pk>/", views.RunDetailApi.as_view(), name="run-detail"),
     path("me/", views.MeApi.as_view(), name="me"),
     re_path(r"^.*$", views.not_found),
 ]

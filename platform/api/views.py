@@ -18,8 +18,9 @@ from accounts.models import ApiToken
 from accounts.services import llm_create, run_create
 from api import serializers as s
 from api.exceptions import error_body, flatten_errors
+from api.pagination import Pagination
 from api.permissions import HasScope, required_scope
-from api.prompts import task_prompt
+from api.prompts import default_path, task_prompts
 from api.selectors import (
     llms_of,
     pending_count,
@@ -38,6 +39,7 @@ ERRORS = {
     401: OpenApiResponse(s.ErrorSerializer, description="No, unknown, expired or revoked API key."),
     403: OpenApiResponse(s.ErrorSerializer, description="The key lacks the scope (or CSRF failed)."),
     404: OpenApiResponse(s.ErrorSerializer, description="Not found, or not yours to see."),
+    409: OpenApiResponse(s.ErrorSerializer, description="Conflicts with an existing object (a taken name)."),
     413: OpenApiResponse(s.ErrorSerializer, description="Request body or a source is too large."),
     429: OpenApiResponse(s.ErrorSerializer, description="Rate limit exceeded or too many pending evaluations; "
                                                           "see Retry-After."),
@@ -84,6 +86,8 @@ class ApiView(APIView):
 class ApiListView(ApiView, generics.GenericAPIView):
     """A paginated list ({"count", "next", "previous", "results"}; ?limit=&offset=)."""
 
+    pagination_class = Pagination
+
     def list_response(self, queryset, serializer_class):
         page = self.paginate_queryset(queryset)
         data = serializer_class(page, many=True, context={"request": self.request}).data
@@ -111,8 +115,9 @@ class SubmissionListCreateApi(ApiListView):
     serializer_class = s.SubmissionOutput
 
     @extend_schema(
-        operation_id="submissions_list", responses={200: s.SubmissionOutput(many=True), **errors(401, 403, 429)},
-        parameters=[OpenApiParameter("run", int, description="Only this run's samples."),
+        operation_id="submissions_list", responses={200: s.SubmissionOutput(many=True), **errors(400, 401, 403, 429)},
+        parameters=[OpenApiParameter("run", {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+                                     description="Only this run's samples."),
                     OpenApiParameter("task", str, description="Only this task.")],
         description="Your own submissions, newest first.",
     )
@@ -120,8 +125,8 @@ class SubmissionListCreateApi(ApiListView):
         qs = submissions_of(request.user).select_related("task_version")
         run = request.query_params.get("run")
         if run:
-            if not run.isdigit():
-                raise ValidationError({"run": ["must be an integer"]})
+            if not (run.isascii() and run.isdigit() and len(run) <= 18 and int(run) >= 1):
+                raise ValidationError({"run": ["must be a run id"]})
             qs = qs.filter(run_id=int(run))
         if request.query_params.get("task"):
             qs = qs.filter(task__slug=request.query_params["task"])
@@ -148,7 +153,7 @@ class SubmissionBatchApi(ApiView):
     scopes = {"POST": "submit"}
 
     @extend_schema(
-        operation_id="submissions_batch", request=s.BatchInput,
+        operation_id="submissions_batch", request=s.BatchInputSchema,
         responses={201: OpenApiResponse(s.BatchOutput, description="Every item was accepted."),
                    207: OpenApiResponse(s.BatchOutput, description="Some items failed: see each result's "
                                                                    "`ok`, `status_code` and `error`."),
@@ -230,7 +235,7 @@ class TaskListApi(ApiListView):
     scopes = {"GET": "read"}
     serializer_class = s.TaskOutput
 
-    @extend_schema(operation_id="tasks_list", responses={200: s.TaskOutput(many=True), **errors(401, 403, 429)},
+    @extend_schema(operation_id="tasks_list", responses={200: s.TaskOutput(many=True), **errors(400, 401, 403, 429)},
                    parameters=[OpenApiParameter("level", int, enum=[1, 2, 3]),
                                OpenApiParameter("category", str)],
                    description="The task suite (tasks no longer on disk are left out).")
@@ -258,8 +263,11 @@ class TaskDetailApi(ApiView):
         version = task.current_version
         body = _task_row(request, task) | {
             "api_desc": version.api_desc, "template_kernel": version.template_kernel,
-            "template_host": version.template_host, "spec": version.spec, "prompt": task_prompt(task),
+            "template_host": version.template_host, "spec": version.spec,
         }
+        prompts = task_prompts(task)
+        body["prompts"] = prompts
+        body["prompt"] = prompts.get(default_path(task), "")
         return Response(body)
 
 
@@ -270,13 +278,13 @@ class ModelListCreateApi(ApiListView):
     scopes = {"GET": "read", "POST": "submit"}
     serializer_class = s.ModelOutput
 
-    @extend_schema(operation_id="models_list", responses={200: s.ModelOutput(many=True), **errors(401, 403, 429)},
+    @extend_schema(operation_id="models_list", responses={200: s.ModelOutput(many=True), **errors(400, 401, 403, 429)},
                    description="Your registered models.")
     def get(self, request):
         return self.list_response(llms_of(request.user).select_related("owner").order_by("name"), s.ModelOutput)
 
     @extend_schema(operation_id="models_create", request=s.ModelInput,
-                   responses={201: s.ModelOutput, **errors(400, 401, 403, 429)},
+                   responses={201: s.ModelOutput, **errors(400, 401, 403, 409, 429)},
                    description="Register a model (an LLM whose kernels you will submit). Names are unique.")
     def post(self, request):
         data = s.ModelInput(data=request.data)
@@ -295,7 +303,7 @@ class RunListCreateApi(ApiListView):
     scopes = {"GET": "read", "POST": "submit"}
     serializer_class = s.RunOutput
 
-    @extend_schema(operation_id="runs_list", responses={200: s.RunOutput(many=True), **errors(401, 403, 429)},
+    @extend_schema(operation_id="runs_list", responses={200: s.RunOutput(many=True), **errors(400, 401, 403, 429)},
                    description="Runs of your models, newest first.")
     def get(self, request):
         return self.list_response(runs_of(request.user).order_by("-id"), RunRowSerializer)

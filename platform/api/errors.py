@@ -1,0 +1,36 @@
+"""API exceptions (importable from parsers and permissions without pulling in DRF's views)."""
+
+from __future__ import annotations
+
+from rest_framework import exceptions, status
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "request_too_large"
+    default_detail = "The request body is too large."
+
+
+def request_too_large() -> RequestTooLarge:
+    from django.conf import settings
+
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return RequestTooLarge(
+        f"The request body is larger than {limit} bytes; send fewer submissions per batch "
+        "(each source is limited to 64 KiB)."
+    )
+
+
+class InsufficientScope(exceptions.PermissionDenied):
+    default_code = "insufficient_scope"
+
+
+class TooManyPending(exceptions.APIException):
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "too_many_pending"
+
+    def __init__(self, message: str, *, pending: int, cap: int) -> None:
+        super().__init__(detail=message, code="too_many_pending")
+        self.pending = pending
+        self.cap = cap
+        self.wait = 30  # evaluations take seconds to minutes; try again later
