@@ -30,6 +30,15 @@ function autosubmit(root) {
   });
 }
 
+// Polling ([data-poll]) pauses while the tab is hidden: htmx keeps its timer, we skip the
+// requests. (hx-trigger filters would need eval, which the CSP forbids.)
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const elt = event.detail && event.detail.elt;
+  if (document.visibilityState === "hidden" && elt && elt.hasAttribute && elt.hasAttribute("data-poll")) {
+    event.preventDefault();
+  }
+});
+
 function enhance(root) {
   sizeBars(root);
   autosubmit(root);

@@ -89,7 +89,7 @@ def _step(page, key: str):
     return page.locator(f"#evaluation [data-step={key}][aria-current=step]")
 
 
-def _act_as_worker(page, submission_pk: int, result: dict) -> None:
+def _act_as_worker(page, submission_pk: int, result: dict, shot=None) -> None:
     """Claim, report stages and finish like a worker, checking the page follows each step live."""
     evaluation = Evaluation.objects.get(submission_id=submission_pk)
     expect(_step(page, "queued")).to_be_visible()
@@ -99,6 +99,8 @@ def _act_as_worker(page, submission_pk: int, result: dict) -> None:
     expect(page.locator("[data-testid=stage]")).to_have_text("Compiling…")
     services.evaluation_set_stage(claim, "run")
     expect(_step(page, "running")).to_be_visible(timeout=5000)
+    if shot is not None:
+        shot(page, "submission-live")
     assert services.evaluation_finish(claim, result)
 
 
@@ -117,7 +119,7 @@ def test_submit_and_watch_verdicts_arrive(live_server, page, screenshot, eval_qu
     # 1. A passing kernel: the page walks queued → compiling → running → verdict by itself.
     passing = _write_and_submit(page, EXPERT)
     page.evaluate("window.__sameDocument = true")
-    _act_as_worker(page, passing, PASSED)
+    _act_as_worker(page, passing, PASSED, shot=screenshot)
     verdict = page.locator("#evaluation[data-verdict]")
     expect(verdict).to_have_attribute("data-verdict", "passed", timeout=5000)
     expect(page.locator("[data-testid=speedup]")).to_have_text("1.05×")
@@ -166,6 +168,7 @@ def test_submit_and_watch_verdicts_arrive(live_server, page, screenshot, eval_qu
     screenshot(page, "compare")
     page.goto(f"{base}/submissions/mine/")
     expect(page.locator("[data-testid=submission-table] tr[data-submission]")).to_have_count(2)
+    screenshot(page, "mine")
     assert page.console_errors == []
 
 

@@ -96,3 +96,13 @@ def test_task_page_shows_spec_and_results(live_server, page, screenshot):
     page.click("[data-testid=all-submissions]")
     page.wait_for_url("**/tasks/add/submissions/")
     assert page.locator("[data-testid=submission-table] tbody tr[data-submission]").count() == 3
+    screenshot(page, "task-submissions")
+    # Pick A and B in the list and compare them.
+    page.locator("input[name=a]").nth(0).check()
+    page.locator("input[name=b]").nth(1).check()
+    page.click("[data-testid=compare-selected]")
+    page.wait_for_url("**/submissions/compare/?a=*&b=*")
+    expect(page.locator("[data-testid=diff-file]")).to_have_count(1)
+    page.goto(live_server.url + "/")
+    screenshot(page, "home")
+    assert page.console_errors == []

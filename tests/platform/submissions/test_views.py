@@ -125,6 +125,18 @@ def test_passed_result_shows_cases_perf_timeline_and_speedup(client, add, user):
     assert f'id="k-L{ADD_LINE}"' in html
 
 
+def test_result_page_queries_do_not_grow_with_history(client, add, user, django_assert_max_num_queries):
+    for i in range(15):
+        _submit(user, kernel=EXPERT + f"// {i}\n", result=PASSED)
+    latest = _submit(user, kernel=BROKEN, result=COMPILE_ERROR)
+    client.force_login(user)
+    with django_assert_max_num_queries(12):
+        response = client.get(f"/submissions/{latest.pk}/")
+    assert len(response.context["relatives"]) == 15
+    with django_assert_max_num_queries(8):
+        _status(client, latest)
+
+
 def test_compile_error_links_log_lines_and_marks_the_source(client, add, user):
     submission = _submit(user, kernel=BROKEN, result=COMPILE_ERROR)
     html = client.get(f"/submissions/{submission.pk}/").content.decode()
