@@ -21,6 +21,7 @@ as verdicts (see :mod:`bench_runner.evaluate`).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import select
@@ -252,6 +253,56 @@ def private_tmp(job: JobDir) -> str:
     if uid is not None:
         os.lchown(tmp, uid, uid)
     return str(tmp)
+
+
+def visible_copy(path: Path) -> Path:
+    """``path`` if the sandbox uid can reach it, else a read-only mirror it can (made once).
+
+    Toolchain caches often live under a private home (``/root/.cache``); bubblewrap, running as
+    the sandbox uid, must be able to resolve a mount's source. The mirror is hard-linked where
+    possible, so it costs no copy of a multi-megabyte precompiled header.
+    """
+    if backend().drop_uid is None or _world_reachable(path):
+        return path
+    mirror = scratch_root() / "mirror" / hashlib.sha256(str(path).encode()).hexdigest()[:16] / path.name
+    if mirror.is_dir():
+        return mirror
+    tmp = Path(tempfile.mkdtemp(prefix=".mirror-", dir=scratch_root()))
+    try:
+        for src in path.rglob("*"):
+            dst = tmp / src.relative_to(path)
+            if src.is_dir():
+                dst.mkdir(parents=True, exist_ok=True)
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copy2(src, dst)
+            dst.chmod(0o644)
+        for d in [tmp, *(p for p in tmp.rglob("*") if p.is_dir())]:
+            d.chmod(0o755)
+        mirror.parent.mkdir(mode=0o711, parents=True, exist_ok=True)
+        mirror.parent.chmod(0o711)
+        os.rename(tmp, mirror)
+    except FileExistsError:
+        pass  # a concurrent caller finished first
+    except OSError as exc:
+        if not mirror.is_dir():
+            raise InfrastructureError(f"cannot mirror {path} for the sandbox: {exc}") from exc
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return mirror
+
+
+def _world_reachable(path: Path) -> bool:
+    for part in [path, *path.parents]:
+        try:
+            if part.stat().st_mode & 0o001 == 0:
+                return False
+        except OSError:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------

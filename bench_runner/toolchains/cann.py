@@ -130,7 +130,7 @@ class Cann(Toolchain):
                 f"-I{launcher.HARNESS_DIR}", f"-I{self.home / 'include'}",
                 f"-I{self.home / 'compiler/tikcpp/tikcfw'}", f"-I{self.home / 'compiler/tikcpp/tikcfw/interface'}"]
         for src in inputs:
-            if src.name == "kernel_tu.cpp":
+            if src.name == "kernel.cpp":
                 argv += ["-xasc", str(src), "-xnone"]
             else:
                 argv.append(str(src))
@@ -180,10 +180,9 @@ class Cann(Toolchain):
     def build(self, task: Task, job: sandbox.JobDir, sources: Sources, *, soc: str, objects: Cache) -> BuildOutcome:
         start = time.monotonic()
         box = job.box
-        (box / "kernel.cpp").write_text(sources.kernel, encoding="utf-8")
-        (box / "kernel_tu.cpp").write_text(launcher.kernel_tu(task), encoding="utf-8")
+        (box / "kernel.cpp").write_text(launcher.kernel_source(task, sources.kernel), encoding="utf-8")
         (box / "main.cpp").write_text(self.main_cpp(task), encoding="utf-8")
-        inputs = [Path("kernel_tu.cpp"), Path("main.cpp")]
+        inputs = [Path("kernel.cpp"), Path("main.cpp")]
         if task.needs_host:
             (box / "host.cpp").write_text(sources.host or "", encoding="utf-8")
             (box / "host_tu.cpp").write_text(launcher.host_tu(), encoding="utf-8")
@@ -199,7 +198,7 @@ class Cann(Toolchain):
         log = (res.stdout + res.stderr).strip()
         ok = res.exit_code == 0 and res.limit is None and (box / "prog").is_file()
         diags = [] if ok else taxonomy.parse_compile_log(log, user_files=_USER_FILES,
-                                                          generated=("kernel_tu.cpp", "host_tu.cpp", "main.cpp"),
+                                                          generated=(launcher.SIGNATURE_FILE, "host_tu.cpp", "main.cpp"),
                                                           entry=task.entry)
         return BuildOutcome(ok, log, diags, res, time.monotonic() - start)
 

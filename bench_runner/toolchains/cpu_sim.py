@@ -33,7 +33,7 @@ MiB = sandbox.MiB
 #: however it ends (the report of a crashed or failed run explains the failure).
 _RUN_WRAPPER = '"$@"; rc=$?; cat "$ASCEND_SIM_REPORT" >"/dev/fd/$AKGEN_FD_1" 2>/dev/null; exit $rc'
 _REPORT_CAP = 16 * MiB
-_GENERATED = ("kernel_tu.cpp", "host_tu.cpp", "main.cpp")
+_GENERATED = (launcher.SIGNATURE_FILE, "host_tu.cpp", "main.cpp")
 _USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
 
 
@@ -114,9 +114,8 @@ class CpuSim(Toolchain):
         start = time.monotonic()
         box = job.box
         _write_task_headers(task, box)
-        (box / "kernel.cpp").write_text(sources.kernel, encoding="utf-8")
-        (box / "kernel_tu.cpp").write_text(launcher.kernel_tu(task), encoding="utf-8")
-        inputs: list[Path] = [Path("kernel_tu.cpp")]
+        (box / "kernel.cpp").write_text(launcher.kernel_source(task, sources.kernel), encoding="utf-8")
+        inputs: list[Path] = [Path("kernel.cpp")]
         prebuilt = {"main.o": {"main.cpp": launcher.main_cpp(task)}}
         if task.needs_host:
             host_files = {"host.cpp": sources.host or "", "host_tu.cpp": launcher.host_tu()}
@@ -144,13 +143,17 @@ class CpuSim(Toolchain):
     def _compile(self, task: Task, box: Path, logs: Path, inputs: list[Path], output: Path, *,
                  link: bool) -> sandbox.SandboxResult:
         mod = _require_build()
+        pch = mod.ensure_pch()  # before compile_command, which only uses a ready cache
         argv = list(mod.compile_command(inputs, output, extra_include_dirs=(launcher.HARNESS_DIR,)))
-        if not link:
-            argv.insert(1, "-c")
         mounts = [sandbox.Mount(Path(mod.include_dir())), sandbox.Mount(launcher.HARNESS_DIR)]
-        pch = mod.ensure_pch()
         if pch is not None:
-            mounts.append(sandbox.Mount(Path(pch)))
+            visible = sandbox.visible_copy(Path(pch))
+            argv = [a.replace(str(pch), str(visible)) for a in argv]
+            mounts.append(sandbox.Mount(visible))
+        if not link:
+            runtime = getattr(mod, "RUNTIME_OBJ", "ascend_sim_runtime.o")
+            argv = [a for a in argv if not a.endswith(runtime)]
+            argv.insert(1, "-c")
         limits = sandbox.Limits(wall_s=task.limits.get("compile_wall_s", 120.0), cpu_s=120.0,
                                 memory_bytes=4 * sandbox.GiB, processes=64, file_bytes=512 * MiB,
                                 tmp_bytes=1024 * MiB, log_bytes=256 * 1024)

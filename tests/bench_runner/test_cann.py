@@ -43,11 +43,11 @@ def test_unavailable_without_a_device(fake_home: Path, monkeypatch: pytest.Monke
 
 
 def test_compile_command_uses_bisheng_direct_launch(fake_home: Path) -> None:
-    argv = Cann(str(fake_home)).compile_command([Path("kernel_tu.cpp"), Path("main.cpp"), Path("host_tu.cpp")],
+    argv = Cann(str(fake_home)).compile_command([Path("kernel.cpp"), Path("main.cpp"), Path("host_tu.cpp")],
                                                 Path("prog"), soc="Ascend910B2")
     assert argv[0].endswith("ccec_compiler/bin/bisheng")
     assert "--npu-arch=dav-2201" in argv
-    i = argv.index("kernel_tu.cpp")
+    i = argv.index("kernel.cpp")
     assert argv[i - 1] == "-xasc" and argv[i + 1] == "-xnone"
     assert "-lascendcl" in argv and argv[-2:] == ["-o", "prog"]
     assert f"-I{launcher.HARNESS_DIR}" in argv
