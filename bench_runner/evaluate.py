@@ -153,6 +153,9 @@ def evaluate(
 
 
 def _check_submission(task: tasks.Task, kernel: str, host: str | None, path: str | None) -> str:
+    if path is None and host is not None and "host_device" not in task.paths:
+        raise SubmissionError(f"task {task.slug} does not offer the host_device path (it offers "
+                              f"{', '.join(task.paths)}): submit only a kernel, without a host file")
     path = path or ("host_device" if host is not None and "host_device" in task.paths else task.paths[0])
     if path not in tasks.PATHS:
         raise SubmissionError(f"unknown path {path!r}; expected device_only or host_device")
