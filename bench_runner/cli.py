@@ -127,16 +127,16 @@ def _validate(args: argparse.Namespace, loaded: Any, out: TextIO) -> int:
     from bench_runner.evaluate import compile_only, evaluate
 
     wanted = set(args.slugs)
-    known = {t.slug for t in loaded.tasks} | {Path(e.file).parent.name for e in loaded.errors}
+    known = {t.slug for t in loaded.tasks} | {e.slug for e in loaded.errors}
     missing = sorted(wanted - known)
     if missing:
         raise InputError(f"unknown task(s): {', '.join(missing)}")
     report: list[dict[str, Any]] = []
     ok = True
     for err in loaded.errors:
-        if not wanted or Path(err.file).parent.name in wanted:
+        if not wanted or err.slug in wanted:
             ok = False
-            report.append({"task": Path(err.file).parent.name, "check": "format", "ok": False, "detail": str(err)})
+            report.append({"task": err.slug, "check": "format", "ok": False, "detail": str(err)})
     for task in loaded.tasks:
         if wanted and task.slug not in wanted:
             continue

@@ -37,6 +37,8 @@ class TaskFormatError(InputError):
         self.file = file
         self.field = field
         self.expected = expected
+        #: The task folder's name, set by the loader (a file may sit in template/ or expert/).
+        self.slug: str | None = None
 
 
 class SubmissionError(InputError):

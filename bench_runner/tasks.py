@@ -264,6 +264,14 @@ _TOP_KEYS = {"format", "slug", "title", "level", "category", "shape_mode", "entr
 def load_task(folder: Path) -> Task:
     """Load and validate one task folder; raises TaskFormatError with file, field and expectation."""
     folder = Path(folder).resolve()
+    try:
+        return _load_task(folder)
+    except TaskFormatError as exc:
+        exc.slug = folder.name
+        raise
+
+
+def _load_task(folder: Path) -> Task:
     toml_path = folder / "task.toml"
     fname = str(toml_path)
     if not toml_path.is_file():

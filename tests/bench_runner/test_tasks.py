@@ -74,8 +74,9 @@ def test_slug_must_match_folder(suite: Path) -> None:
 def test_missing_files_are_named(suite: Path) -> None:
     with pytest.raises(TaskFormatError, match="expert/kernel.cpp"):
         tasks.load_task(write_task(suite, files={"expert/kernel.cpp": None}))
-    with pytest.raises(TaskFormatError, match="template/host.cpp"):
+    with pytest.raises(TaskFormatError, match="template/host.cpp") as info:
         tasks.load_task(write_task(suite, slug="nohost", files={"template/host.cpp": None}))
+    assert info.value.slug == "nohost"
 
 
 def test_static_task_needs_equal_dims_in_every_case(suite: Path) -> None:
