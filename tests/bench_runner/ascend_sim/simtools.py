@@ -55,6 +55,7 @@ class Sim:
         args: int = 3,
         defines: dict[str, str] | None = None,
         host: Path | None = HOST,
+        extra_include_dirs: tuple[Path, ...] | list[Path] = (),
     ) -> tuple[subprocess.CompletedProcess, Path]:
         """Compile without raising; returns the g++ result and the executable path."""
         src_text = kernel.read_text() if isinstance(kernel, Path) else kernel
@@ -69,11 +70,15 @@ class Sim:
         src.write_text(src_text)
         exe = d / "prog"
         sources = [src] + ([host] if host else [])
-        argv = build.compile_command(sources, exe)
+        argv = build.compile_command(sources, exe, extra_include_dirs=extra_include_dirs)
         argv = argv[:1] + flags + argv[1:]
         if exe.exists():
             return subprocess.CompletedProcess(argv, 0, "", ""), exe
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
+        # C locale: plain ASCII quotes in diagnostics, whatever the machine's locale.
+        env = {**os.environ, "LC_ALL": "C"}
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, timeout=300, check=False, env=env
+        )
         return proc, exe
 
     def build(self, kernel: str | Path, **kw) -> Path:

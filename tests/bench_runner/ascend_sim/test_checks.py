@@ -1,0 +1,511 @@
+"""Every hardware-rule check: it fires with a stable code, names the kernel's own file and line,
+exits with status 3 (errors) or 0 (warnings), and lands in the JSON report.
+
+Why: these diagnostics are what a model (or a person) gets back instead of an NPU hang or a
+silently wrong result, so each one must point at the offending line.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+FINDING = re.compile(
+    r"^\[(ERROR|WARNING)\]\[Core_(\d+)\]\[([^\]]+):(\d+)\]\[([\w:]+)\] ([A-Z_]+): (.+)$", re.M
+)
+
+PRELUDE = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {
+    GlobalTensor<half> gx, gz;
+    gx.SetGlobalBuffer((__gm__ half *)x, 1024);
+    gz.SetGlobalBuffer((__gm__ half *)z, 1024);
+    TPipe pipe;
+"""
+
+
+def kernel(body: str) -> str:
+    return PRELUDE + body + "\n}\n"
+
+
+def marked_line(src: str) -> int:
+    for i, line in enumerate(src.splitlines(), 1):
+        if "/*HERE*/" in line:
+            return i
+    raise AssertionError("no /*HERE*/ marker")
+
+
+def check(
+    sim,
+    body: str,
+    code: str,
+    *,
+    severity: str = "ERROR",
+    api: str | None = None,
+    cores: int = 1,
+    env: dict | None = None,
+    text: str | None = None,
+):
+    src = kernel(body)
+    exe = sim.build(src, args=2)
+    run = sim.run(exe, cores, [np.ones(1024, np.float16), np.zeros(1024, np.float16)], env=env)
+    found = [m for m in FINDING.finditer(run.stderr) if m.group(6) == code]
+    assert found, run.stderr
+    m = found[0]
+    assert m.group(1) == severity
+    assert m.group(3).endswith("kernel.cpp"), m.group(0)
+    assert int(m.group(4)) == marked_line(src), m.group(0)
+    if api:
+        assert m.group(5) == api, m.group(0)
+    if text:
+        assert text in m.group(7), m.group(0)
+    rep = [f for f in run.report["findings"] if f["code"] == code]
+    assert rep and rep[0]["severity"] == severity.lower() and rep[0]["line"] == marked_line(src)
+    assert rep[0]["file"].endswith("kernel.cpp")
+    assert run.returncode == (3 if severity == "ERROR" else 0), run.stderr
+    return run
+
+
+def test_ub_overflow(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 2, 100 * 1024);  /*HERE*/
+""",
+        "UB_OVERFLOW",
+        api="InitBuffer",
+        text="196608-byte Unified Buffer of Ascend910B2",
+    )
+
+
+def test_ub_overflow_depends_on_soc(sim):
+    body = """
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 2, 100 * 1024);  /*HERE*/
+    LocalTensor<half> t = q.AllocTensor<half>();
+    q.FreeTensor(t);
+"""
+    exe = sim.build(kernel(body), args=2)
+    ok = sim.run(
+        exe,
+        1,
+        [np.ones(1024, np.float16), np.zeros(1024, np.float16)],
+        env={"ASCEND_SIM_SOC": "Ascend310P3"},
+    )
+    assert ok.returncode == 0, ok.stderr  # 256 KiB of UB on 310P3
+
+
+def test_too_many_buffers_per_position(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> a, b, c;
+    pipe.InitBuffer(a, 3, 1024);
+    pipe.InitBuffer(b, 3, 1024);
+    pipe.InitBuffer(c, 3, 1024);  /*HERE*/
+""",
+        "QUE_DEPTH",
+        text="at most 8 queue buffers",
+    )
+
+
+def test_enque_beyond_depth(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 2, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    LocalTensor<half> b = q.AllocTensor<half>();
+    DataCopy(a, gx, 512);
+    DataCopy(b, gx, 512);
+    q.EnQue(a);
+    q.EnQue(b);  /*HERE*/
+""",
+        "QUE_DEPTH",
+        api="EnQue",
+    )
+
+
+def test_alloc_beyond_buffers(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 2> q;
+    pipe.InitBuffer(q, 2, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    LocalTensor<half> b = q.AllocTensor<half>();
+    LocalTensor<half> c = q.AllocTensor<half>();  /*HERE*/
+""",
+        "QUE_DEPTH",
+        api="AllocTensor",
+        text="would wait forever",
+    )
+
+
+def test_double_free(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    q.FreeTensor(a);
+    q.FreeTensor(a);  /*HERE*/
+""",
+        "QUE_ORDER",
+        api="FreeTensor",
+        text="double free",
+    )
+
+
+def test_deque_empty(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 1024);
+    LocalTensor<half> a = q.DeQue<half>();  /*HERE*/
+""",
+        "QUE_ORDER",
+        api="DeQue",
+        text="empty queue",
+    )
+
+
+def test_free_while_enqueued(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    DataCopy(a, gx, 512);
+    q.EnQue(a);
+    q.FreeTensor(a);  /*HERE*/
+""",
+        "QUE_ORDER",
+        api="FreeTensor",
+        text="still in the queue",
+    )
+
+
+def test_enque_foreign_tensor(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q1, q2;
+    pipe.InitBuffer(q1, 1, 1024);
+    pipe.InitBuffer(q2, 1, 1024);
+    LocalTensor<half> a = q1.AllocTensor<half>();
+    q2.EnQue(a);  /*HERE*/
+""",
+        "QUE_ORDER",
+        api="EnQue",
+        text="does not belong to this queue",
+    )
+
+
+def test_enqueued_but_never_dequeued_warns(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECOUT, 1> q;
+    pipe.InitBuffer(q, 1, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    Duplicate(a, (half)1.0, 512);
+    q.EnQue(a);  /*HERE*/
+""",
+        "QUE_ORDER",
+        severity="WARNING",
+    )
+
+
+def test_use_after_free(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(q, 1, 1024);
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    LocalTensor<half> o = t.Get<half>();
+    DataCopy(a, gx, 512);
+    q.FreeTensor(a);
+    Add(o, a, a, 512);  /*HERE*/
+""",
+        "USE_AFTER_FREE",
+        api="Add",
+    )
+
+
+def test_gm_out_of_bounds_read(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 4096);
+    LocalTensor<half> a = t.Get<half>();
+    DataCopy(a, gx[1000], 64);  /*HERE*/
+""",
+        "GM_OOB",
+        api="DataCopy",
+        text="past the end of the GmAlloc'd buffer",
+    )
+
+
+def test_gm_out_of_bounds_write(sim):
+    check(
+        sim,
+        """
+    gz.SetValue(1024, (half)1.0);  /*HERE*/
+""",
+        "GM_OOB",
+        api="GlobalTensor::SetValue",
+    )
+
+
+def test_local_out_of_bounds_count(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<half> a = t.Get<half>();
+    Duplicate(a, (half)0, 512);
+    Add(a, a, a, 1024);  /*HERE*/
+""",
+        "LOCAL_OOB",
+        api="Add",
+        text="holds only 1024 bytes",
+    )
+
+
+def test_local_out_of_bounds_index(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 64);
+    LocalTensor<half> a = t.Get<half>();
+    a.SetValue(32, (half)1.0);  /*HERE*/
+""",
+        "LOCAL_OOB",
+        api="SetValue",
+    )
+
+
+def test_copy_length_not_whole_blocks(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<half> a = t.Get<half>();
+    DataCopy(a, gx, 15);  /*HERE*/
+""",
+        "COPY_ALIGN",
+        api="DataCopy",
+        text="rounds it down to 0 bytes",
+    )
+
+
+def test_unaligned_local_address(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 2048);
+    LocalTensor<half> a = t.Get<half>();
+    Duplicate(a, (half)1, 1024);
+    Add(a[3], a[16], a[32], 64);  /*HERE*/
+""",
+        "ADDR_ALIGN",
+        api="Add",
+        text="not 32-byte aligned",
+    )
+
+
+def test_uninitialised_read_warns(sim):
+    run = check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(q, 1, 1024);
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    LocalTensor<half> o = t.Get<half>();
+    Exp(o, a, 512);  /*HERE*/
+    q.FreeTensor(a);
+    DataCopy(gz, o, 512);
+""",
+        "UNINIT_READ",
+        severity="WARNING",
+        api="Exp",
+    )
+    assert run.codes("error") == []
+
+
+def test_mask_out_of_range(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 2048);
+    LocalTensor<half> a = t.Get<half>();
+    Duplicate(a, (half)1, 1024);
+    Add(a, a, a, 200, 1, BinaryRepeatParams());  /*HERE*/
+""",
+        "BAD_PARAM",
+        api="Add",
+        text="valid range is 1 ~ 128",
+    )
+
+
+def test_repeat_out_of_range(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 2048);
+    LocalTensor<half> a = t.Get<half>();
+    Duplicate(a, (half)1, 1024);
+    WholeReduceSum(a, a, 128, 300, 1, 1, 8);  /*HERE*/
+""",
+        "BAD_PARAM",
+        api="WholeReduceSum",
+        text="repeatTime",
+    )
+
+
+def test_zero_length_buffer(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 0);  /*HERE*/
+""",
+        "BAD_PARAM",
+        api="InitBuffer",
+    )
+
+
+def test_unsupported_position(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::A1, 1> q;
+    pipe.InitBuffer(q, 1, 1024);  /*HERE*/
+""",
+        "UNSUPPORTED",
+        api="InitBuffer",
+    )
+
+
+def test_datacopypad_unsupported_on_310p(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<half> a = t.Get<half>();
+    DataCopyExtParams p(1, 10, 0, 0, 0);
+    DataCopyPad(a, gx, p, DataCopyPadExtParams<half>());  /*HERE*/
+""",
+        "UNSUPPORTED",
+        env={"ASCEND_SIM_SOC": "Ascend310P3"},
+    )
+
+
+def test_error_in_one_core_names_that_core(sim):
+    run = check(
+        sim,
+        """
+    if (GetBlockIdx() == 2) {
+        gz.SetValue(5000, (half)1.0);  /*HERE*/
+    }
+""",
+        "GM_OOB",
+        cores=4,
+    )
+    assert "[ERROR][Core_2]" in run.stderr
+    assert run.report["findings"][0]["core"] == 2
+
+
+@pytest.mark.parametrize(
+    "body,signal",
+    [
+        ("volatile int* p = nullptr;\n    *p = 1;", 11),
+        ("volatile int zero = 0;\n    volatile int v = 7 / zero;\n    (void)v;", 8),
+    ],
+    ids=["SIGSEGV", "SIGFPE"],
+)
+def test_crash_is_reported_and_reraised(sim, body, signal):
+    src = kernel(
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<half> a = t.Get<half>();
+    Duplicate(a, (half)1, 512);  /*HERE*/
+    """
+        + body
+    )
+    exe = sim.build(src, args=2)
+    run = sim.run(exe, 1, [np.ones(1024, np.float16), np.zeros(1024, np.float16)])
+    assert run.returncode == -signal, run.stderr
+    m = [m for m in FINDING.finditer(run.stderr) if m.group(6) == "CRASH"]
+    assert m and int(m[0].group(4)) == marked_line(src)  # the last API call before the crash
+    assert run.report["findings"][0]["code"] == "CRASH"
+
+
+def test_sim_timeout(sim):
+    src = kernel("""
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 1024);  /*HERE*/
+    volatile bool forever = true;
+    while (forever) {
+    }
+""")
+    exe = sim.build(src, args=2)
+    run = sim.run(
+        exe,
+        2,
+        [np.ones(1024, np.float16), np.zeros(1024, np.float16)],
+        env={"ASCEND_SIM_TIMEOUT_S": "1"},
+        timeout=30,
+    )
+    assert run.returncode == 3, run.stderr
+    assert "SIM_TIMEOUT" in run.codes("error")
+    m = [m for m in FINDING.finditer(run.stderr) if m.group(6) == "SIM_TIMEOUT"]
+    assert m and int(m[0].group(4)) == marked_line(src)
+
+
+def test_kernel_argument_not_from_gmalloc(sim):
+    host = r"""
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z);
+int main() {
+    static uint8_t not_gm[64];
+    uint8_t* z = (uint8_t*)AscendC::GmAlloc(64);
+    ICPU_RUN_KF(k, 1, not_gm, z);
+    return 0;
+}
+"""
+    import tempfile
+    from pathlib import Path
+
+    d = Path(tempfile.mkdtemp())
+    (d / "host.cpp").write_text(host)
+    proc, exe = sim.compile(kernel("gz.SetValue(0, (half)1);"), args=2, host=d / "host.cpp")
+    assert proc.returncode == 0, proc.stderr
+    import subprocess
+
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 3
+    assert "GM_OOB" in r.stderr and "not allocated with AscendC::GmAlloc" in r.stderr
