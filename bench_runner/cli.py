@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bench_runner.errors import AkgenError, InfrastructureError, InputError
+from bench_runner.errors import AkgenError, InfrastructureError, InputError, TaskFormatError
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INFRA = 0, 1, 2, 3
 
@@ -142,8 +142,13 @@ def _validate(args: argparse.Namespace, loaded: Any, out: TextIO) -> int:
             continue
         for path in task.paths:
             host = task.expert_host.read_text() if path == "host_device" and task.expert_host else None
-            res = evaluate(task, task.expert_kernel.read_text(), host, path=path, toolchain=args.toolchain,
-                           soc=args.soc, use_cache=False, baseline=False)
+            try:
+                res = evaluate(task, task.expert_kernel.read_text(), host, path=path, toolchain=args.toolchain,
+                               soc=args.soc, use_cache=False, baseline=False)
+            except TaskFormatError as exc:  # reference.py fails when it runs
+                ok = False
+                report.append({"task": task.slug, "check": f"expert/{path}", "ok": False, "detail": str(exc)})
+                continue
             passed = res["verdict"] == "passed"
             ok &= passed
             report.append({"task": task.slug, "check": f"expert/{path}", "ok": passed,

@@ -358,6 +358,7 @@ def _load_task(folder: Path) -> Task:
     for rel in ("api_desc.md", "reference.py", "template/kernel.cpp", "expert/kernel.cpp"):
         if not (folder / rel).is_file():
             raise TaskFormatError(str(folder / rel), "(file)", f"the file {rel} in the task folder")
+    _check_reference(folder / "reference.py")
     host_template = folder / "template" / "host.cpp"
     needs_host = tiling or block_dim is None or workspace
     if needs_host and not host_template.is_file():
@@ -380,6 +381,20 @@ def _load_task(folder: Path) -> Task:
         host_template=host_template if host_template.is_file() else None,
         include_dir=include_dir if include_dir.is_dir() else None, extra=extra,
     )
+
+
+def _check_reference(path: Path) -> None:
+    """Syntax and the presence of golden(), without running the module (listing stays cheap)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (SyntaxError, UnicodeDecodeError) as exc:
+        raise TaskFormatError(str(path), "(syntax)", "valid Python", str(exc)) from None
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    if "golden" not in funcs or len(funcs["golden"].args.args) != 2:
+        raise TaskFormatError(str(path), "golden", "a top-level function golden(inputs, attrs)")
+    gen = funcs.get("make_inputs")
+    if gen is not None and len(gen.args.args) != 2:
+        raise TaskFormatError(str(path), "make_inputs", "make_inputs(case, rng) with two parameters")
 
 
 def _load_tensors(r: _Reader, key: str, *, is_input: bool) -> list[TensorSpec]:

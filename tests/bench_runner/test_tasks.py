@@ -79,6 +79,21 @@ def test_missing_files_are_named(suite: Path) -> None:
     assert info.value.slug == "nohost"
 
 
+def test_reference_is_checked_without_running_it(suite: Path) -> None:
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, files={"reference.py": "def gold(inputs, attrs):\n    pass\n"}))
+    assert info.value.field == "golden" and info.value.file.endswith("reference.py")
+    with pytest.raises(TaskFormatError, match="valid Python"):
+        tasks.load_task(write_task(suite, slug="broken", files={"reference.py": "def golden(:\n"}))
+    # Running is deferred: a module that fails at import is reported when it is first used.
+    task = tasks.load_task(write_task(suite, slug="late", files={
+        "reference.py": "raise RuntimeError('boom')\ndef golden(inputs, attrs):\n    return {}\n"}))
+    from bench_runner import reference
+
+    with pytest.raises(TaskFormatError, match="RuntimeError: boom"):
+        reference.make_inputs(task, task.cases[0], 1)
+
+
 def test_static_task_needs_equal_dims_in_every_case(suite: Path) -> None:
     toml = VALID_TOML.replace('shape_mode = "dynamic"', 'shape_mode = "static"')
     with pytest.raises(TaskFormatError) as info:
