@@ -269,3 +269,20 @@ def test_gather(sim, cs):
     m[: 500 * 4] = (idx * size).astype(np.uint32).view(np.uint8)
     run = crun(sim, exe, t, cparams(7, 500, base=8 * size), x, x, m)
     np.testing.assert_array_equal(run.outputs[3][:500], x[idx + 8])
+
+
+def test_gather_level0(sim, cs):
+    dtype, t, exe = cs
+    size = np.dtype(t).itemsize
+    epr = 256 // size
+    x = np.arange(CAP_C).astype(t)
+    rng = np.random.default_rng(13)
+    idx = rng.integers(0, 1000, 2 * epr)
+    m = np.zeros(CAP_C * 4, np.uint8)
+    m[: 2 * epr * 4] = (idx * size).astype(np.uint32).view(np.uint8)
+    z0 = np.full(CAP_C, -1, t)
+    run = crun(sim, exe, t, cparams(10, mask=10, repeat=2), x, x, m, z0)
+    want = z0.copy()
+    for r in range(2):
+        want[r * epr : r * epr + 10] = x[idx[r * epr : r * epr + 10]]
+    np.testing.assert_array_equal(run.outputs[3], want)

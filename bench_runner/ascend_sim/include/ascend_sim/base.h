@@ -17,6 +17,11 @@
 #define __NPU_ARCH__ 2201
 #endif
 
+// Older (2023) samples hide the NPU-only launch code behind this CPU-twin macro.
+#ifndef __CCE_KT_TEST__
+#define __CCE_KT_TEST__ 1
+#endif
+
 // ---- execution-space and address-space qualifiers (empty on the CPU, as in CANN's twin) ----
 #define __global__
 #define __aicore__

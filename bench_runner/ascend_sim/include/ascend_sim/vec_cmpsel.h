@@ -424,31 +424,57 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
     ASCEND_SIM_GATHER_CHECK();
     sim::gather_impl(dst, src, srcOffset, srcBaseOffset, count, loc, 0);
 }
+namespace sim {
+// Level-0 Gather: repeat r gathers its active lanes; lane l of repeat r reads offset r*lanes + l
+// and writes dst element r*dstRepStride*(32/sizeof(T)) + l.
+template <typename T>
+inline void gather_l0(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& off,
+                      uint32_t base, bool bit_mode, uint64_t mask, const uint64_t* bits, uint8_t repeat,
+                      uint16_t dst_rep, const SrcLoc& loc) {
+    const char* api = "Gather";
+    CoreCtx& c = enter(api, loc);
+    const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
+    L0Plan p = plan_l0(c, true, bit_mode, mask, bits, repeat, epr, api, loc);
+    LocalView d = view(dst, api, "dst", loc);
+    LocalView s = view(src, api, "src", loc);
+    LocalView o = view(off, api, "srcOffset", loc);
+    const uint64_t epb = ONE_BLK_SIZE / sizeof(T);
+    for (int r = 0; r < p.repeats; ++r) {
+        for (int lane = 0; lane < epr; ++lane) {
+            if (!p.lane_on(r, lane)) continue;
+            const uint64_t oi = static_cast<uint64_t>(r) * epr + lane;
+            need(o, (oi + 1) * 4, api, "srcOffset", loc);
+            uint32_t ob;
+            std::memcpy(&ob, o.data + oi * 4, 4);
+            const uint64_t byte = static_cast<uint64_t>(ob) + base;
+            if (byte % sizeof(T) != 0 || byte + sizeof(T) > s.extent) {
+                fail("LOCAL_OOB", api, loc, "srcOffset[%llu] + srcBaseOffset = %llu bytes is outside or misaligned in src",
+                     static_cast<unsigned long long>(oi), static_cast<unsigned long long>(byte));
+            }
+            const uint64_t di = static_cast<uint64_t>(r) * dst_rep * epb + lane;
+            need(d, (di + 1) * sizeof(T), api, "dst", loc);
+            std::memcpy(d.data + di * sizeof(T), s.data + byte, sizeof(T));
+            std::memset(d.shadow + di * sizeof(T), 1, sizeof(T));
+        }
+    }
+    charge(c, Pipe::V, vec_cycles(c, VecClass::GATHER, sizeof(T), static_cast<uint64_t>(p.repeats)), api, loc,
+           {{s.blk, false}, {o.blk, false}, {d.blk, true}}, 1);
+}
+}  // namespace sim
+
 template <typename T>
 __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                               const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseOffset, const uint64_t mask,
                               const uint8_t repeatTime, const uint16_t dstRepStride, ASCEND_SIM_LOC) {
     ASCEND_SIM_GATHER_CHECK();
-    const uint64_t epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
-    if (mask < 1 || mask > epr) {
-        sim::enter("Gather", loc);
-        sim::fail("BAD_PARAM", "Gather", loc, "Failed to check mask value in Gather, its valid range is 1 ~ %llu, current "
-                  "value is %llu", static_cast<unsigned long long>(epr), static_cast<unsigned long long>(mask));
-    }
-    // Contiguous mask with dstRepStride == 8 blocks gathers mask elements per repeat back to back.
-    (void)dstRepStride;
-    const uint64_t n = repeatTime ? (repeatTime - 1) * epr + mask : 0;
-    sim::gather_impl(dst, src, srcOffset, srcBaseOffset, n, loc, repeatTime);
+    sim::gather_l0(dst, src, srcOffset, srcBaseOffset, false, mask, nullptr, repeatTime, dstRepStride, loc);
 }
 template <typename T>
 __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                               const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseOffset, const uint64_t mask[],
                               const uint8_t repeatTime, const uint16_t dstRepStride, ASCEND_SIM_LOC) {
     ASCEND_SIM_GATHER_CHECK();
-    (void)dstRepStride;
-    const uint64_t epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
-    (void)mask;
-    sim::gather_impl(dst, src, srcOffset, srcBaseOffset, repeatTime * epr, loc, repeatTime);
+    sim::gather_l0(dst, src, srcOffset, srcBaseOffset, true, 0, mask, repeatTime, dstRepStride, loc);
 }
 #undef ASCEND_SIM_GATHER_CHECK
 

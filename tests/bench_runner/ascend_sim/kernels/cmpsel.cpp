@@ -60,6 +60,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR m, GM_ADDR
             break;
         }
         case 9: Compares(lzb, lx, s, cmp, n); break;
+        case 10: Gather(lz, lx, lm.template ReinterpretCast<uint32_t>(), (uint32_t)p.GetValue(7), mask, repeat, 8); break;
         default: break;
     }
     DataCopy(gz, lz, CAP);
