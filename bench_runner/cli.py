@@ -194,7 +194,7 @@ def _eval(args: argparse.Namespace, out: TextIO) -> int:
 
     kernel = _read_source(args.kernel, "kernel")
     host = _read_source(args.host, "host") if args.host else None
-    progress = None if args.json else (lambda stage: print(f"… {stage}", file=sys.stderr))
+    progress = None if args.json else _progress_printer()
     result = evaluate(args.task, kernel, host, path=args.path, toolchain=args.toolchain, soc=args.soc,
                       cache_dir=args.cache_dir, use_cache=not args.no_cache, seed=args.seed,
                       trials_per_case=args.trials, keep_dir=args.keep, on_stage=progress)
@@ -203,6 +203,17 @@ def _eval(args: argparse.Namespace, out: TextIO) -> int:
     else:
         _print_result(result, out)
     return EXIT_OK if result["verdict"] == "passed" else EXIT_FAIL
+
+
+def _progress_printer() -> Any:
+    seen: set[str] = set()
+
+    def show(stage: str) -> None:
+        if stage not in seen:
+            seen.add(stage)
+            print(f"… {stage}", file=sys.stderr, flush=True)
+
+    return show
 
 
 def _print_result(r: dict[str, Any], out: TextIO) -> None:
@@ -216,8 +227,10 @@ def _print_result(r: dict[str, Any], out: TextIO) -> None:
     for c in r["cases"]:
         trials = len(c.get("trials", []))
         err = c.get("max_abs_err")
-        out.write(f"  case {c['name']}: {'passed' if c['passed'] else 'FAILED'} ({trials} trials"
-                  + (f", max abs err {err:.3g}" if isinstance(err, float) else "") + ")\n")
+        detail = f", max abs err {err:.3g}" if c["passed"] and isinstance(err, float) else ""
+        if not c["passed"] and c.get("mismatch_count"):
+            detail = f", {c['mismatch_count']} mismatched elements"
+        out.write(f"  case {c['name']}: {'passed' if c['passed'] else 'FAILED'} ({trials} trials{detail})\n")
     if r.get("perf"):
         p = r["perf"]
         cycles = f"{p['cycles']} cycles, " if p.get("cycles") else ""

@@ -521,7 +521,8 @@ def _result(task: tasks.Task, path: str, identity: dict[str, str], state: _State
         "path": path,
         "toolchain": identity,
         "compile_log": state.compile_log[:64 * 1024],
-        "diagnostics": [d.to_dict() for d in state.diagnostics[:100]],
+        # The errors that decided the verdict first, then warnings (stable order otherwise).
+        "diagnostics": [d.to_dict() for d in sorted(state.diagnostics, key=lambda d: d.severity != "error")[:100]],
         "cases": state.cases,
         "perf": perf,
         "baseline": base,
