@@ -36,7 +36,7 @@ class ModelForm(forms.Form):
 
 
 class RunForm(forms.Form):
-    model = forms.ModelChoiceField(queryset=LanguageModel.objects.none())
+    model = forms.ModelChoiceField(queryset=LanguageModel.objects.none(), empty_label=None)
     name = forms.CharField(max_length=120, initial="k1-greedy")
     samples_per_task = forms.IntegerField(min_value=1, max_value=1000, initial=1, label="Samples per task (k)")
     decoding = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from api.selectors import llms_of, pending_count, runs_of
@@ -50,10 +51,13 @@ def _profile_context(request, **extra) -> dict:
     tokens = list(ApiToken.objects.filter(user=user).order_by("revoked_at", "-created_at"))
     for token in tokens:
         token.current_state = token.state(now)
+    runs = list(runs_of(user).order_by("-id")[:50])
+    for run in runs:
+        run.decoding_text = json.dumps(run.decoding, sort_keys=True) if run.decoding else "{}"
     context = {
         "tokens": tokens,
         "models": llms_of(user).order_by("name"),
-        "runs": runs_of(user).order_by("-id")[:50],
+        "runs": runs,
         "token_form": TokenForm(),
         "model_form": ModelForm(),
         "run_form": RunForm(owner=user),
