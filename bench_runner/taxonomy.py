@@ -82,6 +82,9 @@ FINDING_CATEGORIES: dict[str, Category] = {
     "BAD_PARAM": Category.API_PARAM,
     "CRASH": Category.CRASH,
     "SIM_TIMEOUT": Category.TIMEOUT,
+    # Beyond the contract's list, emitted by the emulator too:
+    "UNSUPPORTED": Category.UNDECLARED,  # an API the chosen SoC does not have (DataCopyPad on 310P)
+    "SYNC_MISMATCH": Category.QUEUE_SYNC,  # SetFlag/WaitFlag left unpaired at kernel end
 }
 
 

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import importlib
 import json
+import re
 import shutil
 import subprocess
 import time
@@ -268,10 +269,10 @@ def _platform(soc: str) -> dict[str, Any]:
         data = info(soc)
         return {"aiv_cores": data["vector_cores"], "aic_cores": data["cube_cores"], "ub_bytes": data["ub_bytes"],
                 "soc": soc}
-    return {**_FALLBACK_PLATFORM.get(soc, _FALLBACK_PLATFORM["Ascend910B2"]), "soc": soc}
-
-
-# Used only if the emulator's build.py does not expose soc_info(); figures from its soc.h.
-_FALLBACK_PLATFORM: dict[str, dict[str, int]] = {
-    "Ascend910B2": {"aiv_cores": 48, "aic_cores": 24, "ub_bytes": 196608},
-}
+    # Until build.py exposes the table: read the profile rows of soc.h
+    # ({"name", npu_arch, split_arch, vector_cores, cube_cores, freq_mhz, ub_bytes, ...}).
+    text = (Path(mod.include_dir()) / "ascend_sim" / "soc.h").read_text(encoding="utf-8")
+    for m in re.finditer(r'\{"(\w+)",\s*\d+,\s*(?:true|false),\s*(\d+),\s*(\d+),\s*[\d.]+,\s*(\d+),', text):
+        if m[1] == soc:
+            return {"aiv_cores": int(m[2]), "aic_cores": int(m[3]), "ub_bytes": int(m[4]), "soc": soc}
+    raise ToolchainUnavailableError(f"SoC {soc!r} is not in the emulator's profile table")

@@ -106,4 +106,5 @@ def test_every_category_has_a_title_and_codes_are_stable() -> None:
                                            "timeout", "sandbox_violation", "infrastructure", "other"}
     assert set(taxonomy.FINDING_CATEGORIES) == {"UB_OVERFLOW", "QUE_DEPTH", "QUE_ORDER", "USE_AFTER_FREE",
                                                 "DEADLOCK", "GM_OOB", "LOCAL_OOB", "COPY_ALIGN", "ADDR_ALIGN",
-                                                "UNINIT_READ", "BAD_PARAM", "CRASH", "SIM_TIMEOUT"}
+                                                "UNINIT_READ", "BAD_PARAM", "CRASH", "SIM_TIMEOUT", "UNSUPPORTED",
+                                                "SYNC_MISMATCH"}
