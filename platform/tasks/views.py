@@ -11,7 +11,6 @@ from django.utils.cache import patch_vary_headers
 
 from submissions.errors import SubmissionRejected
 from submissions.forms import SubmissionForm
-from submissions.highlight import split_source
 from submissions.models import Path_, Visibility
 from submissions.presenters import VERDICTS, listing
 from submissions.selectors import (
@@ -26,6 +25,23 @@ from tasks.models import Task
 from tasks.selectors import SORTS, task_filter_options, task_list, task_stats
 
 PAGE_SIZE = 50
+
+
+def _submit_limits(user_id: int) -> list:
+    from accounts import ratelimit
+
+    return ratelimit.limits_for("submit", user_id=user_id, token_id=None)
+
+
+def _submit_allowance(user_id: int) -> dict | None:
+    """What is left of the person's submission allowance (shared with the API), for display."""
+    from accounts import ratelimit
+
+    try:
+        usage = ratelimit.peek(_submit_limits(user_id))
+    except Exception:  # a display nicety must never break the editor
+        return None
+    return min(usage, key=lambda row: row["remaining"]) if usage else None
 
 
 def _int_or_none(value: str | None) -> int | None:
@@ -161,6 +177,15 @@ def task_submit(request, slug: str):
         form = SubmissionForm(request.POST, paths=paths)
         if form.is_valid():
             data = form.cleaned_data
+            from accounts import ratelimit
+
+            decision = ratelimit.hit(_submit_limits(request.user.pk))
+            if not decision.allowed:
+                form.add_error(None, f"You have reached {decision.limit} submissions a minute, the most "
+                                     f"allowed. Try again in {decision.retry_after} s; your source is kept below.")
+                response = render(request, "tasks/submit.html", _submit_context(task, version, form, None), status=429)
+                response["Retry-After"] = str(decision.retry_after)
+                return response
             try:
                 created = submission_create(
                     task_slug=task.slug, path=data["path"], kernel=data["kernel"],
@@ -184,13 +209,17 @@ def task_submit(request, slug: str):
                            host=start.host_source or version.template_host, visibility=start.visibility)
         form = SubmissionForm(initial=initial, paths=paths)
         start = start if start is not None and start.task_id == task.pk else None
-    context = {
+    context = _submit_context(task, version, form, start if request.method != "POST" else None)
+    context["allowance"] = _submit_allowance(request.user.pk)
+    return render(request, "tasks/submit.html", context, status=status)
+
+
+def _submit_context(task, version, form, start) -> dict:
+    return {
         "task": task,
         "version": version,
         "form": form,
         "spec": _spec_view(version.spec),
         "api_desc": _api_desc(version, task.title),
-        "start": start if request.method != "POST" else None,
-        "template_lines": len(split_source(version.template_kernel)),
+        "start": start,
     }
-    return render(request, "tasks/submit.html", context, status=status)

@@ -38,6 +38,8 @@ PASSWORD = "pw-ada-correct-horse"
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Rate counters live in a shared Redis: keep this test's apart from everyone else's.
+    settings.AKGEN_RATE_KEY_PREFIX = f"test:{uuid.uuid4().hex}:"
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -27,6 +28,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Rate counters live in a shared Redis: keep this test's apart from everyone else's.
+    settings.AKGEN_RATE_KEY_PREFIX = f"test:{uuid.uuid4().hex}:"
 
 
 @pytest.fixture

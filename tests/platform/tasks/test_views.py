@@ -212,6 +212,20 @@ def test_rejected_submission_reshows_the_form_with_message_and_source(client, us
     assert 'data-testid="host-error"' in missing_host.content.decode()
 
 
+def test_submit_is_rate_limited_with_the_api_allowance(client, user, settings):
+    make_add_task()
+    settings.AKGEN_RATE_SUBMIT_USER_PER_MIN = 1
+    client.force_login(user)
+    assert "1 of 1 submissions left this minute" in client.get("/tasks/add/submit/").content.decode()
+    form = {"path": "device_only", "kernel": EXPERT, "visibility": "public"}
+    assert client.post("/tasks/add/submit/", form).status_code == 302
+    refused = client.post("/tasks/add/submit/", {**form, "kernel": EXPERT + "// again\n"})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    html = refused.content.decode()
+    assert "1 submissions a minute" in html and "// again" in html
+    assert Submission.objects.count() == 1
+
+
 def test_submit_can_start_from_a_visible_submission(client, user):
     make_add_task()
     source = _judged("add", WRONG_ANSWER, author=user, kernel=EXPERT + "// mine\n")
