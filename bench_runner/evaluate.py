@@ -22,7 +22,12 @@ from typing import Any
 
 from bench_runner import cache as cache_mod
 from bench_runner import reference, sandbox, static_check, tasks, toolchains, verify
-from bench_runner.errors import InputError, SubmissionError
+from bench_runner.errors import (
+    InfrastructureError,
+    InputError,
+    SubmissionError,
+    ToolchainUnavailableError,
+)
 from bench_runner.launcher import Trial
 from bench_runner.taxonomy import (
     Category,
@@ -95,8 +100,6 @@ def evaluate(
     path = _check_submission(the_task, kernel_source, host_source, path)
     avail = tc.availability()
     if not avail.ok:
-        from bench_runner.errors import ToolchainUnavailableError
-
         raise ToolchainUnavailableError(f"toolchain {toolchain!r} cannot run here: {avail.reason}")
     soc = soc or tc.default_soc()
     if avail.socs and soc not in avail.socs:
@@ -112,7 +115,7 @@ def evaluate(
     host_sha = cache_mod.sha256_text(host_source)
     key = cache_mod.key_of(kernel=kernel_sha, host=host_sha, task=the_task.version, path=path,
                            toolchain=identity, evaluator=EVALUATOR_VERSION, trials=trials_per_case,
-                           static_checks=static_checks)
+                           static_checks=static_checks, baseline=baseline)
     hit = store.get("results", key)
     if hit is not None and hit.get("schema_version") == SCHEMA_VERSION:
         hit["cache"] = {"hit": True, "key": key}
@@ -136,8 +139,11 @@ def evaluate(
     perf: dict[str, Any] | None = None
     base: dict[str, Any] | None = None
     if state.verdict is None:
-        with sandbox.job_dir(keep=keep_dir) as job:
-            _compile_and_run(the_task, tc, job, sources, soc, master, trials_per_case, state, stage, artefacts)
+        try:
+            with sandbox.job_dir(keep=keep_dir) as job:
+                _compile_and_run(the_task, tc, job, sources, soc, master, trials_per_case, state, stage, artefacts)
+        except OSError as exc:  # disk full, scratch directory gone: the machine's fault, worth a retry
+            raise InfrastructureError(f"evaluation of {the_task.slug} failed on this host: {exc}") from exc
         if state.verdict is None:
             state.verdict, state.stage = "passed", "done"
             perf = _perf_summary(state)

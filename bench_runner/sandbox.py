@@ -516,6 +516,10 @@ def _result(status: int, timed_out: bool, wall: float, cpu: float, limits: Limit
         limit = "seccomp"
     stdout, out_n = _read_capped(out_path, limits.log_bytes)
     stderr, err_n = _read_capped(err_path, limits.log_bytes)
+    if be.name == "bwrap" and exit_code == 1 and stderr.startswith(("bwrap: ", "setpriv: ")) and err_n < 4096:
+        # The sandbox could not be set up (a mount source missing or unreadable): not the
+        # submission's fault.
+        raise InfrastructureError(f"sandbox set-up failed: {stderr.strip()}")
     return SandboxResult(exit_code, sig, wall, cpu, stdout, stderr, out_n, err_n, limit, be.name)
 
 

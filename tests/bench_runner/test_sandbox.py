@@ -181,3 +181,11 @@ def test_seccomp_filter_is_well_formed_for_both_arches() -> None:
         assert len(prog) % 8 == 0 and len(prog) // 8 < 256
     with pytest.raises(seccomp.UnsupportedArchError):
         seccomp.build_filter("sparc")
+
+
+def test_sandbox_setup_failure_is_an_infrastructure_error(job: tuple[Path, Path], tmp_path: Path) -> None:
+    from bench_runner.errors import InfrastructureError
+
+    box, logs = job
+    with pytest.raises(InfrastructureError, match="sandbox set-up failed"):
+        sandbox.run(["/bin/true"], box=box, logs=logs, mounts=[sandbox.Mount(tmp_path / "does-not-exist")])
