@@ -12,9 +12,12 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bench_runner.errors import AkgenError, InfrastructureError, InputError, TaskFormatError
+
+if TYPE_CHECKING:
+    from bench_runner.tasks import SuiteLoad
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INFRA = 0, 1, 2, 3
 
@@ -123,7 +126,7 @@ def _suite(args: argparse.Namespace, out: TextIO) -> int:
     return _validate(args, loaded, out)
 
 
-def _validate(args: argparse.Namespace, loaded: Any, out: TextIO) -> int:
+def _validate(args: argparse.Namespace, loaded: SuiteLoad, out: TextIO) -> int:
     from bench_runner.evaluate import compile_only, evaluate
 
     wanted = set(args.slugs)

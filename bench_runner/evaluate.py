@@ -562,17 +562,4 @@ def compile_only(task: str | tasks.Task, kernel_source: str, host_source: str | 
             "duration_s": round(built.duration_s, 4)}
 
 
-def system_error_result(task_slug: str, message: str) -> dict[str, Any]:
-    """A result object for an evaluation the machine could not carry out (for callers that
-    prefer a verdict to an exception, such as batch scripts)."""
-    return {
-        "schema_version": SCHEMA_VERSION, "evaluator_version": EVALUATOR_VERSION, "verdict": "system_error",
-        "passed": False, "compiled": False, "stage": "prepare", "reason": message,
-        "task": {"slug": task_slug}, "diagnostics": [Diagnostic(Category.INFRASTRUCTURE, message,
-                                                                source="evaluator").to_dict()],
-        "cases": [], "perf": None, "baseline": None, "speedup": None, "suspicious": False, "flags": [],
-    }
-
-
-__all__ = ["EVALUATOR_VERSION", "SCHEMA_VERSION", "VERDICTS", "baseline_perf", "compile_only", "evaluate",
-           "system_error_result", "trial_seed"]
+__all__ = ["EVALUATOR_VERSION", "SCHEMA_VERSION", "VERDICTS", "baseline_perf", "compile_only", "evaluate", "trial_seed"]

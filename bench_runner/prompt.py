@@ -8,6 +8,7 @@ prompt text, which datasets can hash.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from bench_runner import tasks
 from bench_runner.errors import SubmissionError
@@ -97,7 +98,7 @@ def _cases_text(task: tasks.Task) -> str:
     return "\n".join(rows) + "\n" + note + " Random inputs are drawn afresh for every evaluation."
 
 
-def _shared_headers(task: tasks.Task) -> list:
+def _shared_headers(task: tasks.Task) -> list[Path]:
     if task.include_dir is None:
         return []
     return sorted(p for p in task.include_dir.iterdir() if p.is_file())
