@@ -35,6 +35,7 @@ HOST = KERNELS / "main_binary.cpp"
 # Measured on hardware: ASC examples/01_simd_cpp_api/05_best_practices/00_vector_compute/
 # add_high_performance/README.md (Atlas A2, 48 AIV, z = x + y, 8192 x 8192 half), task time in us.
 ADDHP = [
+    ("case 0: 1 core, scalar loop (1M elem, scaled)", 0, 4096, 1, 1239689.0),
     ("case 1: 1 core, 8 KB chunks", 1, 4096, 1, 6909.6),
     ("case 2: 48 cores, 8 KB chunks", 48, 4096, 1, 306.58),
     ("case 3: 48 cores, 32 KB chunks", 48, 16384, 1, 268.5),
@@ -131,25 +132,26 @@ def main() -> int:
     # 3. calibration against the published add_high_performance timings
     if not args.skip_calibration:
         print("\ncalibration: 8192x8192 half Add on Ascend910B (ADDHP README, Atlas A2, 48 AIV)")
-        print(f"{'case':40s} {'measured us':>12s} {'modelled us':>12s} {'ratio':>7s}  bound")
+        print(f"{'case':46s} {'measured us':>12s} {'modelled us':>12s} {'ratio':>7s}  bound")
         rows = []
         for name, cores, tile, bufs, measured in ADDHP:
-            block = (FULL // cores) // 16384 * 16384  # whole 32 KB tiles per core
-            total = block * cores
             exe = work / f"cal_{cores}_{tile}_{bufs}"
-            compile_exe(
-                [KERNELS / "elementwise.cpp", HOST],
-                exe,
-                {
+            if cores == 0:  # the scalar loop: emulate 1M elements and scale to 8192 x 8192
+                total, cores = 1024 * 1024, 1
+                source = KERNELS / "scalar_add.cpp"
+                defines = {"KERNEL_NAME": "scalar_add", "TOTAL": f"({total})", "TILE": str(tile)}
+            else:
+                total = (FULL // cores) // 16384 * 16384 * cores  # whole 32 KB tiles per core
+                source = KERNELS / "elementwise.cpp"
+                defines = {
                     "KERNEL_NAME": "elementwise",
-                    "KERNEL_ARGS": "3",
                     "TOTAL": f"({total})",
                     "CORES": str(cores),
                     "TILE": str(tile),
                     "BUFFER_NUM": str(bufs),
                     "HEAVY": "0",
-                },
-            )
+                }
+            compile_exe([source, HOST], exe, {**defines, "KERNEL_ARGS": "3"})
             ones = np.ones(total, np.float16)
             _, rep = run_exe(exe, cores, [ones, ones, np.zeros(total, np.float16)], work)
             modelled = rep["est_us"] * FULL / total  # scale the whole-tile size up to 8192 x 8192
@@ -164,7 +166,7 @@ def main() -> int:
                 }
             )
             print(
-                f"{name:40s} {measured:12.1f} {modelled:12.1f} {modelled / measured:7.2f}  {bound}"
+                f"{name:46s} {measured:12.1f} {modelled:12.1f} {modelled / measured:7.2f}  {bound}"
             )
         results["calibration_addhp"] = rows
     if args.json:
