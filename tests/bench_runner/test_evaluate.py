@@ -270,3 +270,38 @@ def test_unusable_input_raises() -> None:
         evaluate(ADD, "x", path="host_device")
     with pytest.raises(SubmissionError, match="needs a host file"):
         evaluate(RELU, "x", path="host_device")
+
+
+def test_speedup_is_a_geometric_mean_and_over_10x_is_suspicious() -> None:
+    from bench_runner.evaluate import _speedup
+
+    perf = {"per_case": [{"name": "a", "cycles": 100, "est_us": 1.0}, {"name": "b", "cycles": 400, "est_us": 4.0}]}
+    base = {"per_case": [{"name": "a", "cycles": 200, "est_us": 2.0}, {"name": "b", "cycles": 200, "est_us": 2.0}]}
+    assert _speedup(perf, base) == (pytest.approx(1.0), [])
+    fast = {"per_case": [{"name": "a", "cycles": 10, "est_us": 0.1}, {"name": "b", "cycles": 10, "est_us": 0.1}]}
+    value, flags = _speedup(fast, base)
+    assert value == pytest.approx(20.0) and flags == ["suspicious_speedup"]
+    vendor = {"per_case": [{"name": "a", "cycles": None, "est_us": 3.0}, {"name": "b", "cycles": None, "est_us": 3.0}]}
+    assert _speedup(perf, vendor)[0] == pytest.approx((3.0 / 1.0 * 3.0 / 4.0) ** 0.5)
+    assert _speedup(perf, {"source": "expert", "error": "x"}) == (None, [])
+
+
+def test_in_place_task_may_write_its_input(tmp_path: Path) -> None:
+    """An output aliasing an input lives in the input's buffer; that input may change."""
+    import shutil
+
+    folder = tmp_path / "relu_inplace"
+    shutil.copytree(RELU.root, folder)
+    toml = (folder / "task.toml").read_text().replace('slug = "relu_fp32_dynamic"', 'slug = "relu_inplace"')
+    toml = toml.replace('[[outputs]]\nname = "y"\ndtype = "float32"', '[[outputs]]\nname = "y"\nalias = "x"\ndtype = "float32"')
+    (folder / "task.toml").write_text(toml)
+    kernel = RELU.expert_kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR tiling", "GM_ADDR x, GM_ADDR tiling")
+    kernel = kernel.replace("op.Init(x, y, tilingData);", "op.Init(x, x, tilingData);")
+    (folder / "expert" / "kernel.cpp").write_text(kernel)
+    task = tasks.load_task(folder)
+    assert task.kernel_args == ("x", "tiling")
+    r = evaluate(task, kernel, use_cache=False, baseline=False)
+    assert r["verdict"] == "passed", (r["reason"], r["diagnostics"][:2])
+    wrong = evaluate(task, kernel.replace("Relu(yLocal, xLocal", "Abs(yLocal, xLocal"), use_cache=False,
+                     baseline=False)
+    assert wrong["verdict"] == "wrong_answer"
