@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import JsonResponse
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -372,4 +372,12 @@ class MeApi(ApiView):
 @csrf_exempt
 def not_found(request, *args, **kwargs):
     """Unknown /api/v1/ paths answer JSON 404 too, not the site's HTML page."""
-    return JsonResponse(error_body("not_found", "No such API endpoint; see /api/schema/."), status=404)
+    message = "No such API endpoint; see /api/schema/."
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found:
+            message = f"No such API endpoint; did you mean {request.path}/ (with the trailing slash)?"
+    return JsonResponse(error_body("not_found", message), status=404)

@@ -159,6 +159,9 @@ def test_wrong_content_type_method_and_path(api, task):
     response = api.get("/api/v1/nothing-here/")
     assert response.status_code == 404 and response.json()["code"] == "not_found"
     assert api.get(f"{URL}999999/").status_code == 404
+    response = api.post("/api/v1/submissions", body(), format="json")
+    assert response.status_code == 404 and "trailing slash" in response.json()["message"]
+    assert "trailing slash" not in api.get("/api/v1/nope").json()["message"]
 
 
 def test_sources_count_in_utf8_bytes(api, task):
