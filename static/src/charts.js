@@ -170,7 +170,9 @@ export function drawTimeline(container) {
     for (const e of mine) {
       const lane = pipes.indexOf(e.pipe);
       const bx = x(e.start);
-      const bw = Math.max(1, x(e.end) - bx);
+      // Back-to-back instructions stay distinguishable: a 1px gap once bars are wide enough.
+      const full = x(e.end) - bx;
+      const bw = Math.max(1, full > 4 ? full - 1 : full);
       const by = top + lane * laneHeight + 5;
       const bh = laneHeight - 10;
       ctx.fillStyle = colourOf(e.pipe, pipesAll.indexOf(e.pipe));

@@ -31,7 +31,7 @@ from tests.platform.tasks.samples import BROKEN, COMPILE_ERROR, EXPERT, PASSED, 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE_TASK = ROOT / "bench_runner" / "suites" / "npukb" / "add"
+SUITE = ROOT / "bench_runner" / "suites" / "npukb"
 PASSWORD = "pw-ada-correct-horse"
 
 
@@ -174,13 +174,19 @@ def test_submit_and_watch_verdicts_arrive(live_server, page, screenshot, eval_qu
     assert page.console_errors == []
 
 
+def _sample_add_task() -> Path | None:
+    """The suite's add task: ``add`` itself, or the first ``add_*`` with an expert kernel."""
+    candidates = [SUITE / "add"] + sorted(SUITE.glob("add_*")) if SUITE.is_dir() else []
+    return next((c for c in candidates if (c / "expert" / "kernel.cpp").is_file()), None)
+
+
 def _real_evaluator_missing() -> str | None:
     try:
         from bench_runner.evaluate import evaluate  # noqa: F401
     except Exception as exc:  # noqa: BLE001 (any import failure means "not ready")
         return f"bench_runner.evaluate.evaluate is not importable yet ({type(exc).__name__}: {exc})"
-    if not (SAMPLE_TASK / "expert" / "kernel.cpp").is_file():
-        return f"the sample task {SAMPLE_TASK.relative_to(ROOT)}/ with expert/kernel.cpp does not exist yet"
+    if _sample_add_task() is None:
+        return f"no add task with expert/kernel.cpp under {SUITE.relative_to(ROOT)}/ yet"
     return None
 
 
@@ -194,15 +200,17 @@ def test_real_evaluator_judges_expert_and_broken_kernels(live_server, page, scre
 
     from tasks.services import task_sync_from_suite
 
+    sample = _sample_add_task()
+    slug = sample.name
     report = task_sync_from_suite()
-    assert "add" in report.created + report.updated + report.unchanged, report
+    assert slug in report.created + report.updated + report.unchanged, report
     broker, queue = eval_queue
     worker = Worker(broker, queues={queue}, worker_threads=1, worker_timeout=100)
     worker.start()
     try:
         base = live_server.url
-        _log_in(page, base, "/tasks/add/submit/")
-        expert = (SAMPLE_TASK / "expert" / "kernel.cpp").read_text(encoding="utf-8")
+        _log_in(page, base, f"/tasks/{slug}/submit/")
+        expert = (sample / "expert" / "kernel.cpp").read_text(encoding="utf-8")
         timeout_ms = int(os.environ.get("AKGEN_E2E_EVAL_TIMEOUT_S", "180")) * 1000
 
         passing = _write_and_submit(page, expert)
@@ -213,7 +221,7 @@ def test_real_evaluator_judges_expert_and_broken_kernels(live_server, page, scre
         screenshot(page, "real-submission-passed")
 
         page.click("[data-testid=resubmit]")
-        page.wait_for_url(f"**/tasks/add/submit/?from={passing}")
+        page.wait_for_url(f"**/tasks/{slug}/submit/?from={passing}")
         broken = _write_and_submit(page, expert + "\nthis is not C++;\n")
         started = time.monotonic()
         expect(page.locator("#evaluation")).to_have_attribute("data-status", "done", timeout=timeout_ms)
