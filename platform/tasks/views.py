@@ -78,8 +78,9 @@ def task_index(request):
     return response
 
 
-def _spec_view(spec) -> dict:
-    """The parts of a task's spec the page shows, tolerant of older or partial specs."""
+def _spec_view(spec, dtypes=()) -> dict:
+    """The parts of a task's spec the page shows, tolerant of older or partial specs.
+    Tolerances are listed for the task's own dtypes when it names any."""
     spec = spec if isinstance(spec, dict) else {}
 
     def tensors(key):
@@ -102,7 +103,7 @@ def _spec_view(spec) -> dict:
     tolerances = []
     raw_tol = spec.get("tolerances") if isinstance(spec.get("tolerances"), dict) else {}
     for dtype, tol in raw_tol.items():
-        if isinstance(tol, dict):
+        if isinstance(tol, dict) and (not dtypes or dtype in dtypes or not set(dtypes) & set(raw_tol)):
             tolerances.append({"dtype": dtype, "rtol": tol.get("rtol"), "atol": tol.get("atol")})
     attributes = spec.get("attributes") if isinstance(spec.get("attributes"), dict) else {}
     return {
@@ -117,11 +118,11 @@ def _spec_view(spec) -> dict:
     }
 
 
-def _api_desc(version, title: str) -> str:
-    """The description without a leading "# <title>" heading, which the page already shows."""
+def _api_desc(version, task: Task) -> str:
+    """The description without a leading "# <title>" (or "# <slug>") heading: the page shows it."""
     text = (version.api_desc if version else "") or ""
     first, _, rest = text.lstrip().partition("\n")
-    if first.startswith("# ") and first[2:].strip().lower() == title.strip().lower():
+    if first.startswith("# ") and first[2:].strip().lower() in (task.title.strip().lower(), task.slug):
         return rest.lstrip("\n")
     return text
 
@@ -136,8 +137,8 @@ def task_detail(request, slug: str):
     context = {
         "task": task,
         "version": version,
-        "spec": _spec_view(version.spec if version else {}),
-        "api_desc": _api_desc(version, task.title),
+        "spec": _spec_view(version.spec if version else {}, task.dtypes or ()),
+        "api_desc": _api_desc(version, task),
         "stats": task_stats(task),
         "verdicts": VERDICTS,
         "template_listing": listing("kernel", "kernel.cpp", version.template_kernel) if version else None,
@@ -219,7 +220,7 @@ def _submit_context(task, version, form, start) -> dict:
         "task": task,
         "version": version,
         "form": form,
-        "spec": _spec_view(version.spec),
-        "api_desc": _api_desc(version, task.title),
+        "spec": _spec_view(version.spec, task.dtypes or ()),
+        "api_desc": _api_desc(version, task),
         "start": start,
     }

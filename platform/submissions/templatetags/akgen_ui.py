@@ -60,6 +60,7 @@ def sci(value) -> str:
     if 1e-3 <= abs(number) < 1e4:
         return f"{number:.4g}"
     mantissa, exponent = f"{number:.2e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
     return f"{mantissa}e{int(exponent)}"
 
 

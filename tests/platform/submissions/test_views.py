@@ -340,3 +340,12 @@ def test_compile_log_download(client, add, user):
     response = client.get(f"/submissions/{submission.pk}/compile.log")
     assert response["Content-Type"].startswith("text/plain")
     assert "was not declared in this scope" in response.content.decode()
+
+
+def test_number_formats_of_the_pages():
+    from submissions.templatetags.akgen_ui import cycles, sci, speedup
+
+    assert [sci(x) for x in (1e-4, 3.12e-4, 0.001, 2.871, 0, 123456.0, None, "x")] == [
+        "1e-4", "3.12e-4", "0.001", "2.871", "0", "1.23e5", "—", "—"]
+    assert [speedup(x) for x in (1.0481, 0.5, 250.0, None, float("nan"))] == ["1.05×", "0.50×", "250×", "—", "—"]
+    assert [cycles(x) for x in (70920, 3937.6, None)] == ["70,920", "3,938", "—"]
