@@ -46,19 +46,16 @@ def _run(evil_bin: Path, job: tuple[Path, Path], name: str, *args: str, **limit_
     return sandbox.run([f"./{name}", *args], box=box, logs=logs, limits=limits, writable_box=False)
 
 
-def _sandbox_uid_processes() -> int:
-    uid = sandbox.sandbox_uid()
-    if uid is None:
-        return 0
+def _processes_named(name: str) -> int:
+    """Live (non-zombie) processes with this command name, whoever started them."""
     count = 0
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
-            text = status.read_text()
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
         except OSError:
             continue
-        for line in text.splitlines():
-            if line.startswith("Uid:") and int(line.split()[1]) == uid:
-                count += 1
+        if fields.get("Name", "").strip() == name and not fields.get("State", "").strip().startswith("Z"):
+            count += 1
     return count
 
 
@@ -77,16 +74,16 @@ def test_a_clean_program_runs_and_its_output_comes_back(job: tuple[Path, Path]) 
 
 
 def test_endless_loop_is_killed_by_the_cpu_limit(evil_bin: Path, job: tuple[Path, Path]) -> None:
-    result = _run(evil_bin, job, "spin", cpu_s=1.0, wall_s=10.0)
+    result = _run(evil_bin, job, "spin", cpu_s=1.0, wall_s=20.0)
     assert result.limit == "cpu"
-    assert result.wall_s < 5
+    assert result.wall_s < 15  # generous: the host may be busy
 
 
 def test_a_blocked_program_is_killed_at_the_wall_clock_limit(evil_bin: Path, job: tuple[Path, Path]) -> None:
     start = time.monotonic()
     result = _run(evil_bin, job, "sleep_forever", wall_s=1.0)
     assert result.limit == "wall"
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 6
 
 
 def test_fork_bomb_is_contained_and_leaves_nothing_behind(evil_bin: Path, job: tuple[Path, Path]) -> None:
@@ -95,7 +92,7 @@ def test_fork_bomb_is_contained_and_leaves_nothing_behind(evil_bin: Path, job: t
 
     def watch() -> None:
         while not stop.is_set():
-            seen.append(_sandbox_uid_processes())
+            seen.append(_processes_named("fork_bomb"))
             time.sleep(0.1)
 
     watcher = threading.Thread(target=watch)
@@ -106,11 +103,10 @@ def test_fork_bomb_is_contained_and_leaves_nothing_behind(evil_bin: Path, job: t
         stop.set()
         watcher.join()
     assert result.limit in ("wall", "cpu")
-    if sandbox.sandbox_uid() is not None:
-        # The process limit held: a few over 32 are bwrap's own helpers.
-        assert max(seen) <= 40, max(seen)
-        time.sleep(0.2)
-        assert _sandbox_uid_processes() == 0
+    # The process limit held (RLIMIT_NPROC counts per user namespace, bwrap's helpers included).
+    assert 0 < max(seen) <= 32, seen
+    time.sleep(0.2)
+    assert _processes_named("fork_bomb") == 0
 
 
 def test_network_socket_is_a_seccomp_kill_and_no_connection_is_made(
@@ -189,3 +185,17 @@ def test_sandbox_setup_failure_is_an_infrastructure_error(job: tuple[Path, Path]
     box, logs = job
     with pytest.raises(InfrastructureError, match="sandbox set-up failed"):
         sandbox.run(["/bin/true"], box=box, logs=logs, mounts=[sandbox.Mount(tmp_path / "does-not-exist")])
+
+
+def test_rlimit_fallback_still_enforces_limits(evil_bin: Path, job: tuple[Path, Path],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where bwrap is unusable the fallback keeps the rlimits, the kill and the uid drop."""
+    monkeypatch.setattr(sandbox, "_backend", sandbox.Backend("rlimit", "test", drop_uid=sandbox.sandbox_uid()))
+    result = _run(evil_bin, job, "spin", cpu_s=1.0, wall_s=10.0)
+    assert result.backend == "rlimit" and result.limit == "cpu"
+    result = _run(evil_bin, job, "sleep_forever", wall_s=1.0)
+    assert result.limit == "wall"
+    box, logs = job
+    ok = sandbox.run(["/bin/sh", "-c", "id -u"], box=box, logs=logs)
+    assert ok.exit_code == 0 and ok.stdout.strip() == str(sandbox.sandbox_uid() if sandbox.sandbox_uid() is not None
+                                                             else __import__("os").getuid())
