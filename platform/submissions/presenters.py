@@ -328,6 +328,16 @@ class Case:
     output_tail: str = ""
 
 
+def _failing_trial(case: dict) -> str:
+    """The first failing trial's one-line summary, with its seed (to replay it)."""
+    for trial in _list(case.get("trials")):
+        trial = _dict(trial)
+        if trial.get("passed") is False and _str(trial.get("summary")):
+            listed = " (the case's listed seed)" if trial.get("listed") else ""
+            return f"seed {_str(trial.get('seed'))}{listed}: {_str(trial.get('summary'))}"[:500]
+    return ""
+
+
 def cases(result: dict, *, planned: list[str] | None = None) -> list[Case]:
     """The judged cases, then the task's ``planned`` cases that never ran (judging stops at the
     first failing case)."""
@@ -342,7 +352,7 @@ def cases(result: dict, *, planned: list[str] | None = None) -> list[Case]:
             max_abs_err=_num(item.get("max_abs_err")),
             max_rel_err=_num(item.get("max_rel_err")),
             mismatch_count=_int(item.get("mismatch_count")),
-            detail=_str(item.get("error") or item.get("message") or item.get("detail")),
+            detail=_str(item.get("error") or item.get("message") or item.get("detail")) or _failing_trial(item),
             cycles=_num(_dict(item.get("perf")).get("cycles")),
             trials=len(item["trials"]) if isinstance(item.get("trials"), list) and item["trials"] else None,
             output_tail=tail[-4000:] if passed is not True else "",

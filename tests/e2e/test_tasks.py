@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from submissions import services
+from submissions.models import Submission
 from tests.platform.tasks.samples import (
     EXPERT,
     PASSED,
@@ -107,6 +108,11 @@ def test_task_page_shows_spec_and_results(live_server, page, screenshot):
     page.click("[data-testid=compare-selected]")
     page.wait_for_url("**/submissions/compare/?a=*&b=*")
     expect(page.locator("[data-testid=diff-file]")).to_have_count(1)
+    wrong = Submission.objects.get(evaluations__verdict="wrong_answer")
+    page.goto(f"{live_server.url}/submissions/{wrong.pk}/")
+    expect(page.locator("#evaluation")).to_have_attribute("data-verdict", "wrong_answer")
+    expect(page.locator("[data-testid=cases] tr.row-bad")).to_have_count(1)
+    screenshot(page, "submission-wrong-answer")
     page.goto(live_server.url + "/")
     screenshot(page, "home")
     assert page.console_errors == []

@@ -164,6 +164,7 @@ def test_wrong_answer_shows_failing_cases(client, add, user):
     assert [(c.name, c.passed) for c in ev.cases] == [("small", False), ("medium", None), ("large", None)]
     assert "✗ fail" in html and "2.871" in html and "2,048" in html and "not run" in html
     assert 'data-testid="reason"' in html
+    assert "seed 1 (the case&#x27;s listed seed): z: 2048 of 2048 elements differ" in html
     assert f'<tr id="k-L{ADD_LINE}" class="mark-warning">' in html  # the warning line
 
 

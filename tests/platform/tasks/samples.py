@@ -236,7 +236,7 @@ WRONG_ANSWER = {
                    f"kernel.cpp:{ADD_LINE}:9: warning: unused variable 'yLocal' [-Wunused-variable]\n",
     "reason": "case small, seed 1: z: 2048 of 2048 elements differ (max abs err 2.871 at [17])",
     "diagnostics": [
-        {"category": "undeclared", "message": "unused variable 'yLocal' [-Wunused-variable]", "file": "kernel.cpp",
+        {"category": "other", "message": "unused variable 'yLocal' [-Wunused-variable]", "file": "kernel.cpp",
          "line": ADD_LINE, "column": 9, "source": "compiler", "severity": "warning", "code": None, "notes": []},
         {"category": "numerical_mismatch", "message": "z: 2048 of 2048 elements differ (max abs err 2.871 at [17])",
          "file": None, "line": None, "column": None, "source": "verifier", "severity": "error", "code": None,
@@ -244,7 +244,9 @@ WRONG_ANSWER = {
     ],
     "cases": [
         {"name": "small", "passed": False, "max_abs_err": 2.871, "max_rel_err": 1.0, "mismatch_count": 2048,
-         "trials": [{}, {}, {}, {}], "perf": {"cycles": 3650}},
+         "trials": [{"seed": 1, "listed": True, "passed": False,
+                     "summary": "z: 2048 of 2048 elements differ (max abs err 2.871 at [17])"}, {}, {}, {}],
+         "perf": {"cycles": 3650}},
     ],
     "perf": None,
     "baseline": {"source": "expert", "cycles": 74330, "per_case": []},
