@@ -229,6 +229,10 @@ def test_private_submission_is_404_for_others(client, add, user, bob):
         assert client.get(url).status_code == 404, url
     public = _submit(bob)
     assert client.get(f"/submissions/{public.pk}/diff/?against={private.pk}").status_code == 404
+    # Starting the editor from someone else's private submission starts from the template instead.
+    secret = _submit(user, kernel=EXPERT + "// secret sauce\n", visibility="private")
+    editor = client.get(f"/tasks/add/submit/?from={secret.pk}").content.decode()
+    assert "secret sauce" not in editor and "// TODO: copy x and y in tiles" in editor
     client.force_login(user)
     for url in urls:
         assert client.get(url).status_code == 200, url
