@@ -94,6 +94,22 @@ def _environ(path: str, body: bytes, key: str) -> dict:
     }
 
 
+def _proc_cpu_s(pid: int) -> float | None:
+    """user+system CPU seconds of a local process (the PostgreSQL backend serving us)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _backend_pid() -> int | None:
+    from django.db import connection
+
+    connection.ensure_connection()
+    return connection.connection.info.backend_pid
+
+
 def _worker(jobs: list[tuple[str, bytes, str, int]], out: mp.Queue) -> None:
     from django.core.wsgi import get_wsgi_application
 
@@ -101,6 +117,9 @@ def _worker(jobs: list[tuple[str, bytes, str, int]], out: mp.Queue) -> None:
     statuses: dict[str, int] = {}
     latencies = []
     accepted = 0
+    pid = _backend_pid()
+    db_cpu0 = _proc_cpu_s(pid) if pid else None
+    app_cpu0 = time.process_time()
     start = time.perf_counter()
     for path, body, key, items in jobs:
         seen = {}
@@ -117,8 +136,14 @@ def _worker(jobs: list[tuple[str, bytes, str, int]], out: mp.Queue) -> None:
             accepted += json.loads(payload)["accepted"] if items > 1 else 1
         elif len(statuses) < 5:
             print(seen["status"], payload[:300], file=sys.stderr)
-    out.put({"start": start, "end": time.perf_counter(), "statuses": statuses, "latencies": latencies,
-             "accepted": accepted, "t_offset": time.time() - time.perf_counter()})
+    end = time.perf_counter()
+    app_cpu = time.process_time() - app_cpu0
+    db_cpu1 = _proc_cpu_s(pid) if pid else None
+    same_backend = _backend_pid() == pid
+    db_cpu = db_cpu1 - db_cpu0 if db_cpu0 is not None and db_cpu1 is not None and same_backend else None
+    out.put({"start": start, "end": end, "statuses": statuses, "latencies": latencies,
+             "accepted": accepted, "t_offset": time.time() - time.perf_counter(),
+             "app_cpu": app_cpu, "db_cpu": db_cpu})
 
 
 def _jobs(fixtures: list[dict], requests: int, batch_size: int, offset: int) -> list[tuple[str, bytes, str, int]]:
@@ -165,7 +190,16 @@ def _run_phase(name: str, jobs: list, procs: int) -> dict:
         for status, count in r["statuses"].items():
             statuses[status] = statuses.get(status, 0) + count
     wall = end - start
+    app_cpu = sum(r["app_cpu"] for r in results)
+    db_cpus = [r["db_cpu"] for r in results]
+    db_cpu = sum(db_cpus) if all(x is not None for x in db_cpus) else None
+    cpu_ms = (app_cpu + (db_cpu or 0.0)) / max(1, accepted) * 1000
     return {
+        "app_cpu_ms_per_submission": round(app_cpu / max(1, accepted) * 1000, 2),
+        "db_cpu_ms_per_submission": round(db_cpu / max(1, accepted) * 1000, 2) if db_cpu is not None else None,
+        # What the CPUs could sustain if nothing else ran on them (app + PostgreSQL backend time;
+        # Redis and the kernel's network stack are left out).
+        "cpu_bound_per_s": round((os.cpu_count() or 1) * 1000 / cpu_ms, 1) if db_cpu is not None else None,
         "phase": name, "requests": len(jobs), "accepted": accepted, "wall_s": round(wall, 3),
         "accepted_per_s": round(accepted / wall, 1), "requests_per_s": round(len(jobs) / wall, 1),
         "p50_ms": round(statistics.median(latencies) * 1000, 2),
@@ -210,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         "database": urlparse(url)._replace(netloc=urlparse(url).hostname or "").geturl(),
         "rate_counter": "redis" if settings.AKGEN_RATE_BACKEND == "redis" and settings.REDIS_URL else "db",
         "procs": args.procs, "cpus": os.cpu_count(), "users": args.users,
-        "phases": phases, "rows_ok": rows == expected, "rows": rows,
+        "phases": phases, "rows_ok": rows == expected, "rows": rows, "load_average": os.getloadavg()[0],
     }
     if args.json:
         print(json.dumps(report))
@@ -221,6 +255,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {p['phase']:>9}: {p['accepted']:6d} accepted in {p['wall_s']:7.2f} s → "
                   f"{p['accepted_per_s']:8.1f} submissions/s ({p['requests_per_s']:.1f} req/s, "
                   f"p50 {p['p50_ms']} ms, p99 {p['p99_ms']} ms) {p['statuses']}")
+        for p in phases:
+            if p["cpu_bound_per_s"] is not None:
+                print(f"  {p['phase']:>9}: CPU per submission: app {p['app_cpu_ms_per_submission']} ms + PostgreSQL "
+                      f"{p['db_cpu_ms_per_submission']} ms → at most {p['cpu_bound_per_s']} submissions/s on "
+                      f"{os.cpu_count()} idle CPUs")
+        load = os.getloadavg()[0]
+        print(f"  load average now {load:.1f} on {os.cpu_count()} CPUs"
+              + (" — the machine is busy; wall-clock figures are low" if load > (os.cpu_count() or 1) else ""))
         print(f"  rows in the database: {rows} ({'as expected' if report['rows_ok'] else 'MISMATCH'})")
     return 0 if report["rows_ok"] else 1
 

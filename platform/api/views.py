@@ -166,12 +166,12 @@ class SubmissionBatchApi(ApiView):
         batch = s.BatchInput(data=request.data)
         batch.is_valid(raise_exception=True)
         items = []
+        checker = s.SubmissionInput()  # one instance validates every item (fields are built once)
         for index, raw in enumerate(batch.validated_data["submissions"]):
-            item = s.SubmissionInput(data=raw)
-            if item.is_valid():
-                items.append((index, item.validated_data, None))
-            else:
-                fields = flatten_errors(item.errors)
+            try:
+                items.append((index, checker.run_validation(raw), None))
+            except ValidationError as exc:
+                fields = flatten_errors(exc.detail)
                 items.append((index, None, {"code": "invalid", "message": "Invalid item: " + "; ".join(
                     f"{k}: {v}" for k, v in fields.items()), "fields": fields}))
         results = api_submit_batch(user=request.user, items=items)

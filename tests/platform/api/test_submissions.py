@@ -169,3 +169,10 @@ def test_sources_count_in_utf8_bytes(api, task):
     response = api.post(URL, body(kernel=kernel), format="json")
     assert response.status_code == 413
     assert json.loads(response.content)["fields"] == {"kernel": "at most 65536 bytes"}
+
+
+def test_lone_surrogates_are_refused(api, task):
+    response = api.post(URL, '{"task": "add", "path": "device_only", "kernel": "int a; \\ud800"}',
+                        content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["fields"]["kernel"].startswith("Not valid UTF-8")
