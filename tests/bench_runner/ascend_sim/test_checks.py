@@ -509,3 +509,45 @@ int main() {
     r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 3
     assert "GM_OOB" in r.stderr and "not allocated with AscendC::GmAlloc" in r.stderr
+
+
+HOST_TWO_LAUNCHES = r"""
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z);
+int main() {
+    uint8_t* x = (uint8_t*)AscendC::GmAlloc(2048);
+    uint8_t* z = (uint8_t*)AscendC::GmAlloc(2048);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(k, 2, x, z);
+    ICPU_RUN_KF(k, 4, x, z);
+    AscendC::GmFree(x);
+    AscendC::GmFree(x);
+    return 0;
+}
+"""
+
+
+def test_two_launches_and_double_gmfree(sim, tmp_path):
+    import json
+    import os
+    import subprocess
+
+    (tmp_path / "host.cpp").write_text(HOST_TWO_LAUNCHES)
+    proc, exe = sim.compile(
+        kernel("gz.SetValue(GetBlockIdx(), (half)1);"), args=2, host=tmp_path / "host.cpp"
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = tmp_path / "r.json"
+    r = subprocess.run(
+        [str(exe)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "ASCEND_SIM_REPORT": str(report)},
+    )
+    assert r.returncode == 3
+    assert "[ERROR][Host]" in r.stderr and "BAD_PARAM" in r.stderr and "GmFree" in r.stderr
+    rep = json.loads(report.read_text())
+    assert [launch["block_dim"] for launch in rep["launches"]] == [2, 4]
+    assert rep["block_dim"] == 4 and len(rep["cores"]) == 4
+    assert rep["findings"][-1]["code"] == "BAD_PARAM" and rep["findings"][-1]["core"] == -1

@@ -145,3 +145,19 @@ inline sim::L3Expr<T> operator|(const LocalTensor<T>& a, const LocalTensor<T>& b
 }
 
 }  // namespace AscendC
+
+// ISA-level barrier intrinsic used by older kernels (`pipe_barrier(PIPE_ALL);`).
+inline void pipe_barrier(pipe_t pipe, ASCEND_SIM_LOC) { ::AscendC::sim::pipe_barrier(pipe, loc); }
+
+// Profiling markers: no effect on the CPU.
+#define TRACE_START(id)
+#define TRACE_STOP(id)
+
+// Kernel-side assertion: a failed one is reported as CRASH with the kernel's line.
+#define ascendc_assert(cond, ...)                                                                     \
+    do {                                                                                              \
+        if (!(cond)) {                                                                                \
+            ::AscendC::sim::enter("ascendc_assert", ::AscendC::sim::SrcLoc());                        \
+            ::AscendC::sim::fail("CRASH", "ascendc_assert", ::AscendC::sim::SrcLoc(), "assertion '%s' failed", #cond); \
+        }                                                                                             \
+    } while (0)
