@@ -7,27 +7,19 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, QuerySet
 
 from submissions.metrics import pass_at_k
-from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission, Visibility
+from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission
+from submissions.selectors import (
+    submissions_visible_to,  # the one visibility rule, shared with the pages
+)
 
 PENDING = (EvalStatus.QUEUED, EvalStatus.RUNNING)
 
 
-def submissions_visible_to(user) -> QuerySet[Submission]:
-    """Public submissions, plus a user's own private ones; staff see everything.
-
-    A private submission (a draft) is visible only to its author, the owner of its run, and staff.
-    """
-    qs = Submission.objects.all()
-    if user is not None and user.is_authenticated and user.is_staff:
-        return qs
-    visible = Q(visibility=Visibility.PUBLIC)
-    if user is not None and user.is_authenticated:
-        visible |= Q(author=user) | Q(run__model__owner=user)
-    return qs.filter(visible)
-
-
 def submission_get_for(user, pk: int) -> Submission | None:
-    """The submission with its evaluations if `user` may see it, else None (answered as 404)."""
+    """The submission with its evaluations if `user` may see it, else None (answered as 404).
+
+    Private submissions (drafts) are visible to their author and staff only.
+    """
     return (submissions_visible_to(user).select_related("task", "task_version", "run")
             .prefetch_related("evaluations").filter(pk=pk).first())
 

@@ -147,6 +147,8 @@ class SubmissionOutput(serializers.Serializer):
     status = serializers.CharField(help_text="Of the main evaluation: queued | running | done | failed")
     verdict = serializers.CharField(help_text="passed, wrong_answer, compile_error, … (empty until done)")
     result = serializers.JSONField(allow_null=True)
+    queue_position = serializers.IntegerField(allow_null=True, help_text="1 = next to be evaluated; null unless "
+                                              "queued (given on the detail endpoint only).")
     evaluations = EvaluationOutput(many=True)
     kernel = serializers.CharField(source="kernel_source")
     host = serializers.CharField(source="host_source", allow_null=True)

@@ -31,6 +31,7 @@ from api.selectors import (
     submissions_of,
 )
 from api.services import api_submit, api_submit_batch, max_pending
+from submissions.selectors import queue_position
 from submissions.services import MAX_SOURCE_BYTES
 from tasks.models import Task
 
@@ -196,6 +197,7 @@ class SubmissionSerializerWithUrl(s.SubmissionOutput):
         instance.status = main.status if main else "queued"
         instance.verdict = main.verdict if main else ""
         instance.result = main.result if main else None
+        instance.queue_position = queue_position(main) if main and self.context.get("queue_position") else None
         return super().to_representation(instance)
 
 
@@ -210,7 +212,8 @@ class SubmissionDetailApi(ApiView):
         submission = submission_get_for(request.user, pk)
         if submission is None:
             raise NotFound(f"No submission {pk} that you can see.")
-        return Response(SubmissionSerializerWithUrl(submission, context={"request": request}).data)
+        context = {"request": request, "queue_position": True}
+        return Response(SubmissionSerializerWithUrl(submission, context=context).data)
 
 
 # --- tasks -------------------------------------------------------------------------------------

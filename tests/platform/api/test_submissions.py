@@ -43,12 +43,14 @@ def test_get_shows_status_verdict_and_result(api, task):
     assert response.status_code == 200
     data = response.json()
     assert (data["status"], data["verdict"], data["result"]) == ("queued", "", None)
+    assert data["queue_position"] == 1
     assert data["task"] == "add" and data["kernel"] == KERNEL and data["host"] is None
     Evaluation.objects.filter(submission_id=sid).update(
         status=EvalStatus.DONE, verdict="wrong_answer", compiled=True, passed=False,
         result={"verdict": "wrong_answer", "cases": [{"name": "c0", "passed": False}]})
     data = api.get(f"{URL}{sid}/").json()
     assert (data["status"], data["verdict"]) == ("done", "wrong_answer")
+    assert data["queue_position"] is None
     assert data["result"]["cases"][0]["name"] == "c0"
     assert data["evaluations"][0]["compiled"] is True
 
