@@ -37,7 +37,8 @@ DEFAULT_SOC = "Ascend910B2"
 CXX = "g++"
 # -O2: vector ops run as plain C++ loops, so optimisation decides emulation speed; with the
 # precompiled header a typical kernel still compiles well under a second.
-BASE_FLAGS: tuple[str, ...] = ("-std=c++17", "-O2", "-DASCENDC_CPU_DEBUG", "-pthread")
+# -fno-strict-aliasing: kernels often pun types through pointer casts; keep them working at -O2.
+BASE_FLAGS: tuple[str, ...] = ("-std=c++17", "-O2", "-fno-strict-aliasing", "-DASCENDC_CPU_DEBUG", "-pthread")
 PREBUILT_FLAG = "-DASCEND_SIM_PREBUILT_RUNTIME"
 
 PCH_NAME = "kernel_operator.h.gch"

@@ -551,3 +551,31 @@ def test_two_launches_and_double_gmfree(sim, tmp_path):
     assert [launch["block_dim"] for launch in rep["launches"]] == [2, 4]
     assert rep["block_dim"] == 4 and len(rep["cores"]) == 4
     assert rep["findings"][-1]["code"] == "BAD_PARAM" and rep["findings"][-1]["core"] == -1
+
+
+def test_clean_kernel_has_no_findings(sim):
+    """Common correct patterns (level-0 Duplicate into a fresh buffer, queues, DataCopyPad,
+    reductions into a tensor) must not produce false warnings."""
+    src = kernel("""
+    TQue<TPosition::VECOUT, 1> q;
+    TBuf<TPosition::VECCALC> tmp;
+    pipe.InitBuffer(q, 2, 1024);
+    pipe.InitBuffer(tmp, 1024);
+    for (int i = 0; i < 2; ++i) {
+        LocalTensor<half> a = q.AllocTensor<half>();
+        Duplicate(a, (half)2.0, 128, 4, 1, 8);
+        LocalTensor<half> t = tmp.Get<half>();
+        DataCopyPad(t, gx, DataCopyExtParams(1, 100, 0, 0, 0), DataCopyPadExtParams<half>(false, 0, 0, (half)0));
+        Add(a, a, t, 50);  // the 50 halves DataCopyPad brought in (the row's tail is padding)
+        q.EnQue(a);
+        LocalTensor<half> b = q.DeQue<half>();
+        DataCopy(gz[i * 512], b, 512);
+        q.FreeTensor(b);
+    }
+""")
+    exe = sim.build(src, args=2)
+    run = sim.run(exe, 2, [np.ones(1024, np.float16), np.zeros(1024, np.float16)])
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == "" and run.report["findings"] == []
+    for half_ in (run.outputs[1][:512], run.outputs[1][512:]):
+        assert (half_[:50] == 3).all() and (half_[50:] == 2).all()

@@ -267,7 +267,7 @@ template <typename D, typename S, typename F>
 inline void unary_l0(const char* api, VecClass k, const LocalTensor<D>& dst, const LocalTensor<S>& src, bool is_set_mask,
                      bool bit_mode, uint64_t mask_count, const uint64_t* mask_bits, int64_t repeat, uint64_t dst_blk,
                      uint64_t src_blk, uint64_t dst_rep, uint64_t src_rep, const SrcLoc& loc, F f,
-                     bool dst_is_input = false) {
+                     bool dst_is_input = false, bool src_is_input = true) {
     CoreCtx& c = enter(api, loc);
     const size_t w = std::max(sizeof(D), sizeof(S));
     const int epr = static_cast<int>(ONE_REPEAT_BYTE_SIZE / w);
@@ -276,7 +276,7 @@ inline void unary_l0(const char* api, VecClass k, const LocalTensor<D>& dst, con
     ops[0] = L0Operand{view(dst, api, "dst", loc), sizeof(D), dst_blk, dst_rep, "dst", !dst_is_input};
     ops[1] = L0Operand{view(src, api, "src", loc), sizeof(S), src_blk, src_rep, "src", false};
     if (p.repeats == 0) return;
-    l0_check(p, ops, 2, api, loc);
+    l0_check(p, ops, src_is_input ? 2 : 1, api, loc);
     for (int r = 0; r < p.repeats; ++r) {
         for (int lane = 0; lane < p.epr; ++lane) {
             if (!p.lane_on(r, lane)) continue;

@@ -159,7 +159,7 @@ inline void duplicate_l0(const LocalTensor<T>& dst, const T& value, bool is_set_
     const T v = value;
     // The destination doubles as a dummy source so the shared level-0 engine can be reused.
     unary_l0("Duplicate", VecClass::UNARY, dst, dst, is_set_mask, bit_mode, mask, bits, repeat, blk, blk, rep, rep, loc,
-             [v](T, T) -> T { return v; }, true);
+             [v](T, T) -> T { return v; }, false, false);
 }
 }  // namespace sim
 
