@@ -45,7 +45,7 @@ def fuzz_key(wsgi_requests_keep_the_test_transaction, user, make_key):
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True,
+@settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_schema_and_never_fails(case, fuzz_key):
     headers = {"Authorization": f"Token {fuzz_key}"}
