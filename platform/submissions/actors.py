@@ -7,6 +7,7 @@ import threading
 import traceback
 
 import dramatiq
+from django.db import InterfaceError, OperationalError
 
 from submissions.services import (
     QUEUES,
@@ -20,9 +21,23 @@ from workers.heartbeat import worker_name
 
 logger = logging.getLogger(__name__)
 
-# Retries are ours (the reconciler and evaluation_fail_infra), not dramatiq's: a user's compile
-# error is a result, and an infrastructure failure is counted on the row, not in the message.
-ACTOR_OPTIONS = {"max_retries": 0, "time_limit": 20 * 60 * 1000}
+
+
+def _database_hiccup(retries: int, exc: BaseException) -> bool:
+    """Retry the message only while the database is unreachable (restart, failover).
+
+    Every other failure is handled on the row: a user's compile error is a result, and an
+    infrastructure failure is counted by evaluation_fail_infra and repaired by the reconciler.
+    """
+    return retries < 8 and isinstance(exc, (OperationalError, InterfaceError))
+
+
+ACTOR_OPTIONS = {
+    "retry_when": _database_hiccup,
+    "min_backoff": 1_000,
+    "max_backoff": 30_000,
+    "time_limit": 20 * 60 * 1000,
+}
 
 
 def evaluation_process(evaluation_id: int) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.db import InterfaceError, OperationalError, close_old_connections, connections
 
 from submissions.reconcile import reconcile
 
@@ -19,8 +20,17 @@ class Command(BaseCommand):
 
     def handle(self, *args, loop: float, queued_for: float, **options) -> None:
         while True:
-            count = reconcile(queued_for=timedelta(seconds=queued_for))
-            self.stdout.write(f"re-sent {count} evaluation(s)")
+            try:
+                count = reconcile(queued_for=timedelta(seconds=queued_for))
+                self.stdout.write(f"re-sent {count} evaluation(s)")
+            except (OperationalError, InterfaceError, ConnectionError) as exc:
+                if not loop:
+                    raise CommandError(f"reconciler could not reach a service: {exc}") from exc
+                # The database or broker is restarting: try again on the next pass.
+                self.stderr.write(f"reconciler pass failed, retrying: {exc}")
+            finally:
+                close_old_connections()
+                connections.close_all()
             if not loop:
                 return
             time.sleep(loop)
