@@ -1,0 +1,107 @@
+"""Every task of the shipped suite meets the quality bar: it loads, its expert kernel passes every
+case on cpu-sim, and neither its deliberate mutant nor a kernel that does nothing can pass.
+
+Evaluations run two at a time (the machine has two cores) with one shared result cache, so the
+expert's baseline is computed once per task.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from bench_runner.evaluate import evaluate
+from bench_runner.tasks import Task, load_suite
+
+pytestmark = pytest.mark.slow
+
+SUITE = load_suite()
+TASKS = {task.slug: task for task in SUITE.tasks}
+WORKERS = int(os.environ.get("AKGEN_SUITE_TEST_WORKERS", "2"))
+
+
+def _path(task: Task) -> str:
+    return "device_only" if "device_only" in task.paths else "host_device"
+
+
+def _noop_kernel(task: Task) -> str:
+    params = ", ".join(f"GM_ADDR {name}" for name in task.kernel_args)
+    return (
+        '#include "kernel_operator.h"\n'
+        f'extern "C" __global__ __aicore__ void {task.entry}({params}) {{}}\n'
+    )
+
+
+def _mutant(task: Task) -> str | None:
+    spec = task.extra.get("mutant")
+    if not spec:
+        return None
+    source = task.expert_kernel.read_text()
+    assert spec["find"] in source, f"{task.slug}: mutant 'find' text is not in expert/kernel.cpp"
+    return source.replace(spec["find"], spec["replace"], 1)
+
+
+def _host(task: Task) -> str | None:
+    if _path(task) == "device_only":
+        return None
+    return task.expert_host.read_text() if task.expert_host else None
+
+
+@cache
+def _verdicts(cache_dir: str) -> dict[str, dict[str, str]]:
+    """Run expert, mutant and no-op of every task once; tests below read the outcome."""
+    jobs = []
+    for task in TASKS.values():
+        jobs.append((task, "expert", task.expert_kernel.read_text(), True))
+        jobs.append((task, "noop", _noop_kernel(task), False))
+        mutant = _mutant(task)
+        if mutant is not None:
+            jobs.append((task, "mutant", mutant, False))
+
+    def run(job):
+        task, kind, source, with_baseline = job
+        result = evaluate(task, source, _host(task), path=_path(task), cache_dir=cache_dir,
+                          baseline=with_baseline)
+        detail = result["verdict"]
+        if result["verdict"] != "passed":
+            diags = "; ".join(d.get("message", "")[:160] for d in result.get("diagnostics", [])[:3])
+            detail += f" ({diags})"
+        return task.slug, kind, result["verdict"], detail
+
+    out: dict[str, dict[str, str]] = {}
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        for slug, kind, verdict, detail in pool.map(run, jobs):
+            out.setdefault(slug, {})[kind] = verdict
+            out[slug][kind + "_detail"] = detail
+    return out
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory) -> dict[str, dict[str, str]]:
+    return _verdicts(str(tmp_path_factory.mktemp("suite-cache")))
+
+
+def test_every_task_folder_loads():
+    assert not SUITE.errors, "\n".join(str(e) for e in SUITE.errors)
+    assert TASKS, "the suite is empty"
+
+
+@pytest.mark.parametrize("slug", sorted(TASKS))
+def test_expert_passes_and_wrong_kernels_fail(slug, verdicts):
+    outcome = verdicts[slug]
+    assert outcome["expert"] == "passed", f"expert: {outcome['expert_detail']}"
+    assert outcome["noop"] != "passed", "a kernel that writes nothing passed"
+    if "mutant" in outcome:
+        assert outcome["mutant"] != "passed", "the deliberate mutant passed"
+
+
+@pytest.mark.parametrize("slug", sorted(TASKS))
+def test_task_declares_a_mutant_and_its_origin(slug):
+    task = TASKS[slug]
+    assert "mutant" in task.extra, "task.toml needs [extra] mutant = {find, replace}"
+    assert "npukb" in task.extra, "task.toml needs [extra] npukb = <the NPUKernelBench task>"
+    assert Path(task.root / "api_desc.md").read_text().strip()
