@@ -66,13 +66,17 @@ def _fixtures(users: int, k: int) -> list[dict]:
     from django.core.management import call_command
 
     from accounts.services import llm_create, run_create, token_create
-    from tasks.models import Task
+    from tasks.models import Task, TaskVersion
 
     call_command("migrate", verbosity=0)
-    call_command("sync_tasks", verbosity=0)
-    slugs = list(Task.objects.filter(retired=False).values_list("slug", flat=True))
-    if not slugs:
-        raise SystemExit("no tasks: the suite did not load")
+    slugs = []
+    for slug in ("add_fp16", "relu_fp32", "softmax_fp32"):  # rows only: nothing is evaluated
+        task = Task.objects.create(slug=slug, title=slug, level=1, category="elementwise", shape_mode="static",
+                                   dtypes=["float16"], paths=["device_only", "host_device"])
+        task.current_version = TaskVersion.objects.create(task=task, content_hash=slug.ljust(64, "0"),
+                                                          spec={"slug": slug}, api_desc=f"# {slug}")
+        task.save()
+        slugs.append(slug)
     out = []
     for i in range(users):
         user = get_user_model().objects.create_user(f"bench{i}")

@@ -110,15 +110,19 @@ def test_runs_are_readable_by_other_users(api, other_user, make_key):
     assert APIClient().get(f"/api/v1/runs/{run.pk}/").status_code == 401
 
 
-def test_task_prompt_comes_from_the_prompt_builder_for_suite_tasks(api, db):
+def test_task_prompt_comes_from_the_prompt_builder_for_suite_tasks(api, db, tmp_path):
+    import shutil
+
     from bench_runner import prompt as builder
     from bench_runner import tasks as suite
     from tasks.services import task_sync_from_suite
 
-    report = task_sync_from_suite()
-    assert "add_fp16_static" in report.created, report
+    # A suite of one real task, synced like `manage.py sync_tasks` does.
+    shutil.copytree(suite.suite_dir() / "add_fp16_static", tmp_path / "add_fp16_static")
+    report = task_sync_from_suite(root=tmp_path)
+    assert report.created == ["add_fp16_static"], report
     data = api.get("/api/v1/tasks/add_fp16_static/").json()
-    on_disk = suite.get_task("add_fp16_static")
+    on_disk = suite.get_task("add_fp16_static", root=tmp_path)
     assert set(data["prompts"]) == set(on_disk.paths)
     for path in on_disk.paths:
         assert data["prompts"][path] == builder.build_prompt(on_disk, path)
