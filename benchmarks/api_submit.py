@@ -226,8 +226,10 @@ def main(argv: list[str] | None = None) -> int:
     url = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/akgen_bench")
     _prepare_database(url)
     _setup_django(url)
-    k = max(1, (args.requests + args.batch_requests * args.batch_size) // args.users + 1)
-    fixtures = _fixtures(args.users, k)
+    total = args.requests + args.batch_requests * args.batch_size + args.procs * 5
+    users = max(args.users, total // 900 + 1)  # a run holds at most 1000 samples per task
+    k = max(1, total // users + 2)
+    fixtures = _fixtures(users, k)
 
     from django.conf import settings
 
@@ -247,14 +249,14 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "database": urlparse(url)._replace(netloc=urlparse(url).hostname or "").geturl(),
         "rate_counter": "redis" if settings.AKGEN_RATE_BACKEND == "redis" and settings.REDIS_URL else "db",
-        "procs": args.procs, "cpus": os.cpu_count(), "users": args.users,
+        "procs": args.procs, "cpus": os.cpu_count(), "users": users,
         "phases": phases, "rows_ok": rows == expected, "rows": rows, "load_average": os.getloadavg()[0],
     }
     if args.json:
         print(json.dumps(report))
     else:
         print(f"akgen API submit benchmark — PostgreSQL, {args.procs} app processes on {os.cpu_count()} CPUs, "
-              f"rate counter: {report['rate_counter']}, {args.users} users")
+              f"rate counter: {report['rate_counter']}, {users} users")
         for p in phases:
             print(f"  {p['phase']:>9}: {p['accepted']:6d} accepted in {p['wall_s']:7.2f} s → "
                   f"{p['accepted_per_s']:8.1f} submissions/s ({p['requests_per_s']:.1f} req/s, "
