@@ -1,0 +1,11 @@
+// Tiling data of adds_muls_fp16, written by the host tiling and read by the kernel.
+#pragma once
+#include <cstdint>
+
+struct AddsMulsTilingData {
+    uint32_t totalLength;  // N, the number of elements
+    uint32_t blockLength;  // elements per core, a multiple of 16; the last used core gets the rest
+    uint32_t tileLength;   // elements per Unified Buffer tile, a multiple of 16
+    float alpha;          // attribute 'alpha': the multiplier
+    float beta;           // attribute 'beta': the addend
+};

@@ -1,0 +1,13 @@
+// adds_muls_fp16: y = x * alpha + beta for any N; tiling data from the host (adds_muls_tiling.h).
+#include "kernel_operator.h"
+#include "adds_muls_tiling.h"
+
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void adds_muls_custom(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(AddsMulsTilingData, tilingData, tiling);
+    // TODO: core GetBlockIdx() handles [GetBlockIdx() * blockLength, ...) of the N elements, in tiles of
+    // tileLength; copy the unaligned last tile with DataCopyPad.
+    (void)x; (void)y;
+    (void)tilingData;
+}

@@ -1,0 +1,13 @@
+// mul_fp32: z = x * y for any N; tiling data from the host (mul_tiling.h).
+#include "kernel_operator.h"
+#include "mul_tiling.h"
+
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void mul_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(MulTilingData, tilingData, tiling);
+    // TODO: core GetBlockIdx() handles [GetBlockIdx() * blockLength, ...) of the N elements, in tiles of
+    // tileLength; copy the unaligned last tile with DataCopyPad.
+    (void)x; (void)y; (void)z;
+    (void)tilingData;
+}
