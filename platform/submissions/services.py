@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -198,10 +199,19 @@ def evaluation_finish(claim: Claim, result: dict[str, Any]) -> bool:
             status=EvalStatus.DONE, stage="", verdict=verdict, result=result,
             compiled=verdict not in ("compile_error", "system_error", "sandbox_violation") and bool(verdict),
             passed=verdict == "passed",
-            speedup=result.get("speedup"), cycles=perf.get("cycles"),
+            speedup=_number(result.get("speedup"), float), cycles=_number(perf.get("cycles"), int),
             finished_at=timezone.now(), lease_until=None,
         )
     )
+
+
+def _number(value: Any, kind: type):
+    """A finite number or None: the verdict must land even if a metric is odd."""
+    try:
+        number = kind(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def evaluation_fail_infra(claim: Claim, reason: str) -> Evaluation | None:

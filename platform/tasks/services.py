@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from bench_runner.tasks import Task as SuiteTask
 from bench_runner.tasks import load_suite
@@ -25,6 +26,17 @@ def _read(path: Path | None) -> str:
     return path.read_text(encoding="utf-8") if path is not None and path.is_file() else ""
 
 
+def _json_safe(value):
+    """JSON has no Infinity/NaN (PostgreSQL rejects them): spell them as strings."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
+
+
 def _dtypes(task: SuiteTask) -> list[str]:
     names = [t.dtype.name for t in (*task.inputs, *task.outputs)]
     return sorted(set(names))
@@ -41,7 +53,7 @@ def _sync_one(task: SuiteTask, report: SyncReport) -> None:
         task=row,
         content_hash=task.version,
         defaults={
-            "spec": task.summary(),
+            "spec": _json_safe(task.summary()),
             "api_desc": task.api_desc,
             "template_kernel": _read(task.template_kernel),
             "template_host": _read(task.host_template),
@@ -77,7 +89,10 @@ def task_sync_from_suite(*, root: Path | None = None) -> SyncReport:
     suite = load_suite(root)
     report.errors = [str(err) for err in suite.errors]
     for task in suite.tasks:
-        _sync_one(task, report)
+        try:
+            _sync_one(task, report)
+        except DatabaseError as exc:  # one bad task must not stop the others
+            report.errors.append(f"{task.slug}: could not be stored: {exc}")
     on_disk = {t.slug for t in suite.tasks}
     broken = {Path(getattr(err, "file", "")).parent.name for err in suite.errors}
     stale = Task.objects.filter(retired=False).exclude(slug__in=on_disk | broken)

@@ -1,0 +1,69 @@
+"""manage.py sync_tasks mirrors a suite on disk: versions, retirement, odd values, bad folders."""
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from bench_runner.tasks import DEFAULT_SUITE_DIR
+from tasks.models import Task, TaskVersion
+from tasks.services import task_sync_from_suite
+
+SAMPLE = "relu_fp32_dynamic"
+
+
+@pytest.fixture
+def suite(tmp_path) -> Path:
+    root = tmp_path / "suite"
+    root.mkdir()
+    shutil.copytree(DEFAULT_SUITE_DIR / SAMPLE, root / SAMPLE)
+    return root
+
+
+@pytest.mark.django_db
+def test_sync_creates_then_versions_then_retires(suite):
+    report = task_sync_from_suite(root=suite)
+    assert report.created == [SAMPLE] and not report.errors
+    task = Task.objects.get(slug=SAMPLE)
+    first = task.current_version
+    assert first.template_kernel and first.expert_kernel and "max(x[i], 0)" in first.api_desc
+    assert task.paths == ["device_only", "host_device"] and task.dtypes == ["float32"]
+
+    assert task_sync_from_suite(root=suite).unchanged == [SAMPLE]
+
+    api_desc = suite / SAMPLE / "api_desc.md"
+    api_desc.write_text(api_desc.read_text() + "\nOne more sentence.\n")
+    assert task_sync_from_suite(root=suite).updated == [SAMPLE]
+    task.refresh_from_db()
+    assert task.current_version_id != first.id
+    assert TaskVersion.objects.filter(task=task).count() == 2  # the old version stays readable
+
+    shutil.rmtree(suite / SAMPLE)
+    assert task_sync_from_suite(root=suite).retired == [SAMPLE]
+    assert Task.objects.get(slug=SAMPLE).retired
+
+
+@pytest.mark.django_db
+def test_sync_stores_infinite_attributes_as_strings(suite):
+    toml = suite / SAMPLE / "task.toml"
+    toml.write_text(toml.read_text().replace("[[cases]]", "[attributes]\nfloor = -inf\n\n[[cases]]", 1))
+    report = task_sync_from_suite(root=suite)
+    assert not report.errors, report.errors
+    spec = Task.objects.get(slug=SAMPLE).current_version.spec
+    assert spec["attributes"]["floor"] == "-inf"
+
+
+@pytest.mark.django_db
+def test_malformed_task_is_reported_and_skipped(suite):
+    broken = suite / "broken_task"
+    shutil.copytree(suite / SAMPLE, broken)
+    toml = broken / "task.toml"
+    toml.write_text(toml.read_text().replace(f'slug = "{SAMPLE}"', 'slug = "broken_task"').replace(
+        "level = 1", 'level = "one"'))
+    out, err = io.StringIO(), io.StringIO()
+    call_command("sync_tasks", "--suite-dir", str(suite), stdout=out, stderr=err)
+    assert "level" in err.getvalue()
+    assert "1 in suite" in out.getvalue()
+    assert not Task.objects.filter(slug="broken_task").exists()
