@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = ssub.add_parser("list", help="list tasks")
     p.add_argument("--level", type=int, choices=(1, 2, 3))
     p.add_argument("--json", action="store_true")
+    p.add_argument("--markdown", action="store_true", help="the table of docs/suite.md")
     p = ssub.add_parser("show", help="show one task")
     p.add_argument("slug")
     p.add_argument("--json", action="store_true")
@@ -114,7 +115,11 @@ def _suite(args: argparse.Namespace, out: TextIO) -> int:
     loaded = tasks.load_suite()
     if args.suite_command == "list":
         rows = [t for t in loaded.tasks if args.level is None or t.level == args.level]
-        if args.json:
+        if args.markdown:
+            from bench_runner.suite_doc import suite_markdown
+
+            out.write(suite_markdown(rows))
+        elif args.json:
             _dump([{k: t.summary()[k] for k in ("slug", "title", "level", "category", "shape_mode", "paths")}
                    for t in rows], out)
         else:

@@ -105,3 +105,12 @@ def test_task_declares_a_mutant_and_its_origin(slug):
     assert "mutant" in task.extra, "task.toml needs [extra] mutant = {find, replace}"
     assert "npukb" in task.extra, "task.toml needs [extra] npukb = <the NPUKernelBench task>"
     assert Path(task.root / "api_desc.md").read_text().strip()
+
+
+def test_docs_suite_table_is_current():
+    from bench_runner.suite_doc import suite_markdown
+
+    doc = Path(__file__).resolve().parents[3] / "docs" / "suite.md"
+    assert doc.read_text() == suite_markdown(SUITE.tasks), (
+        "docs/suite.md is stale: run `akgen suite list --markdown > docs/suite.md`"
+    )
