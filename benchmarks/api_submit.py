@@ -110,6 +110,7 @@ def _proc_cpu_s(pid: int) -> float | None:
 def _backend_pid() -> int | None:
     from django.db import connection
 
+    connection.settings_dict["CONN_MAX_AGE"] = None  # one persistent connection per process
     connection.ensure_connection()
     return connection.connection.info.backend_pid
 
