@@ -207,7 +207,14 @@ AKGEN_MAX_PENDING_PER_USER = int(os.environ.get("AKGEN_MAX_PENDING_PER_USER", "1
 AKGEN_API_BATCH_MAX = int(os.environ.get("AKGEN_API_BATCH_MAX", "256"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "akgen API",
-    "DESCRIPTION": "Submit AscendC kernels, read verdicts, browse the task suite.",
+    "DESCRIPTION": (
+        "Submit AscendC kernels, read verdicts, browse the task suite.\n\n"
+        "Authenticate with `Authorization: Token <key>` (create keys in your profile; scopes `submit`, "
+        "`read`, `export`). Every error is JSON `{\"code\", \"message\", \"fields\"}`. Responses carry "
+        "`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds) for the "
+        "tighter of your per-key and per-user limits; 429 answers add `Retry-After`. `GET /api/v1/me/` "
+        "shows your limits, usage and pending evaluations."
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
