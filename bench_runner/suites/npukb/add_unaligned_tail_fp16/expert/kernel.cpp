@@ -9,15 +9,15 @@ constexpr int32_t BUFFER_NUM = 2;
 class KernelAddTail {
   public:
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const AddTailTilingData& t) {
-        const uint32_t start = t.blockLength * GetBlockIdx();
-        length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start
+        const uint32_t first = t.blockLength * GetBlockIdx();
+        length_ = first >= t.totalLength ? 0 : (t.totalLength - first < t.blockLength ? t.totalLength - first
                                                                                       : t.blockLength);
         tile_ = t.tileLength;
-        xGm.SetGlobalBuffer((__gm__ half*)x + start, length_);
+        xGm.SetGlobalBuffer((__gm__ half*)x + first, length_);
         pipe.InitBuffer(xQueue, BUFFER_NUM, tile_ * sizeof(half));
-        yGm.SetGlobalBuffer((__gm__ half*)y + start, length_);
+        yGm.SetGlobalBuffer((__gm__ half*)y + first, length_);
         pipe.InitBuffer(yQueue, BUFFER_NUM, tile_ * sizeof(half));
-        outGm.SetGlobalBuffer((__gm__ half*)z + start, length_);
+        outGm.SetGlobalBuffer((__gm__ half*)z + first, length_);
         pipe.InitBuffer(outQueue, BUFFER_NUM, tile_ * sizeof(half));
     }
 

@@ -9,16 +9,16 @@ constexpr int32_t BUFFER_NUM = 2;
 class KernelElu {
   public:
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const EluTilingData& t) {
-        const uint32_t start = t.blockLength * GetBlockIdx();
-        length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start
+        const uint32_t first = t.blockLength * GetBlockIdx();
+        length_ = first >= t.totalLength ? 0 : (t.totalLength - first < t.blockLength ? t.totalLength - first
                                                                                       : t.blockLength);
         tile_ = t.tileLength;
         alpha_ = t.alpha;
-        xGm.SetGlobalBuffer((__gm__ float*)x + start, length_);
+        xGm.SetGlobalBuffer((__gm__ float*)x + first, length_);
         pipe.InitBuffer(xQueue, BUFFER_NUM, tile_ * sizeof(float));
-        outGm.SetGlobalBuffer((__gm__ float*)y + start, length_);
+        outGm.SetGlobalBuffer((__gm__ float*)y + first, length_);
         pipe.InitBuffer(outQueue, BUFFER_NUM, tile_ * sizeof(float));
-        pipe.InitBuffer(f0Buf, 1 * tile_ * sizeof(float));
+        pipe.InitBuffer(f0Buf, tile_ * sizeof(float));
     }
 
     __aicore__ inline void Process() {
