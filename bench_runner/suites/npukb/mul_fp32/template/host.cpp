@@ -6,7 +6,7 @@
 namespace optiling {
 static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     constexpr uint32_t kAlign = 16;     // elements per block of the core split
-    constexpr uint32_t kTile = 4096;  // elements per UB tile
+    constexpr uint32_t kTile = 4096;   // elements per UB tile
     const uint32_t total = static_cast<uint32_t>(context->GetInputShape(0)->GetOriginShape().GetShapeSize());
     platform_ascendc::PlatformAscendC platform(context->GetPlatformInfo());
     const uint32_t cores = platform.GetCoreNumAiv() ? platform.GetCoreNumAiv() : 8;
