@@ -1,0 +1,15 @@
+// Tiling data of cross_entropy_fp32, written by the host tiling and read by the kernel.
+#pragma once
+#include <cstdint>
+
+struct CrossEntropyTilingData {
+    uint32_t rows;          // M
+    uint32_t cols;          // C (classes)
+    uint32_t rowsPerCore;   // core i handles rows [i * rowsPerCore, min((i + 1) * rowsPerCore, M))
+    uint32_t usedCores;     // the launch width (blocks), <= the AIV core count (SyncAll)
+    uint32_t tileCols;      // classes per UB chunk: a multiple of 8, <= 8192 (C <= 8192*64)
+    uint32_t batch;         // per-row results kept in UB before they are folded (multiple of 8, <= 1024)
+    int32_t ignoreIndex;    // the `ignore_index` attribute
+};
+// Workspace: usedCores * 8 floats; core i writes {sum of its row losses, its counted rows} at
+// float offset 8 * i, then SyncAll; core 0 folds them into the mean.
