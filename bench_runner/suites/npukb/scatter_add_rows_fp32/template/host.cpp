@@ -1,0 +1,36 @@
+// Host tiling of scatter_add_rows_fp32: output rows are owned by cores (each core sums its own
+// rows, so no atomics and a fixed summation order); rows accumulate in UB blockRows at a time.
+#include "akgen_host.h"
+#include "scatter_add_tiling.h"
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+    constexpr uint32_t kMaxCols = 8192;
+    constexpr uint32_t kAccElems = 16384;  // 64 KiB accumulator
+    constexpr uint32_t kMaxBatch = 4096;
+    const gert::Shape& x = context->GetInputShape(0)->GetOriginShape();
+    const uint32_t numRows = static_cast<uint32_t>(x.GetDim(0));
+    const uint32_t cols = static_cast<uint32_t>(x.GetDim(1));
+    const uint32_t numIdx = static_cast<uint32_t>(context->GetInputShape(1)->GetOriginShape().GetShapeSize());
+    platform_ascendc::PlatformAscendC platform(context->GetPlatformInfo());
+    const uint32_t cores = platform.GetCoreNumAiv() ? platform.GetCoreNumAiv() : 8;
+    uint32_t perCore = (numRows + cores - 1) / cores;
+    if (perCore == 0) perCore = 1;
+    const uint32_t colsPad = (cols + 7) / 8 * 8;
+    const uint32_t idxPad = (numIdx + 7) / 8 * 8;
+
+    ScatterAddTilingData* t = context->GetTilingData<ScatterAddTilingData>();
+    t->numRows = numRows;
+    t->cols = cols;
+    t->numIdx = numIdx;
+    t->rowsPerCore = perCore;
+    t->tileCols = colsPad < kMaxCols ? colsPad : kMaxCols;
+    uint32_t blockRows = kAccElems / t->tileCols;
+    if (blockRows > perCore) blockRows = perCore;
+    if (blockRows > 4095) blockRows = 4095;
+    t->blockRows = blockRows ? blockRows : 1;
+    t->idxBatch = idxPad < kMaxBatch ? idxPad : kMaxBatch;
+    context->SetBlockDim((numRows + perCore - 1) / perCore);
+    return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
