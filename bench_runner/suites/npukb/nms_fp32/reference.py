@@ -1,0 +1,54 @@
+"""Golden model for nms_fp32: greedy NMS (torchvision.ops.nms semantics) per image.
+
+Box coordinates are small integers, so intersections and unions are exact in float32 and the
+IoU is a single correctly rounded float32 division; the reference computes exactly that and
+compares it with the float32 threshold, so no comparison can flip between precisions."""
+
+import numpy as np
+
+
+def _nms(b, s, thr):
+    b = b.astype(np.float32)
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    alive = np.ones(len(s), dtype=bool)
+    keep = []
+    cand = s.astype(np.float64).copy()
+    while True:
+        cand[~alive] = -np.inf
+        i = int(np.argmax(cand))          # first maximum: the smaller index on ties
+        if not alive[i]:
+            break
+        keep.append(i)
+        w = np.maximum(np.minimum(b[i, 2], b[:, 2]) - np.maximum(b[i, 0], b[:, 0]), np.float32(0))
+        h = np.maximum(np.minimum(b[i, 3], b[:, 3]) - np.maximum(b[i, 1], b[:, 1]), np.float32(0))
+        inter = (w * h).astype(np.float32)
+        union = (area[i] + area - inter).astype(np.float32)
+        iou = inter / union
+        alive &= ~(iou > thr)
+        alive[i] = False
+    return keep
+
+
+def golden(inputs, attrs):
+    boxes, scores = inputs["boxes"], inputs["scores"]
+    bsz, n = scores.shape
+    thr = np.float32(attrs["iou_threshold"])
+    keep = np.full((bsz, n), -1, dtype=np.int32)
+    count = np.zeros(bsz, dtype=np.int32)
+    for b in range(bsz):
+        k = _nms(boxes[b], scores[b], thr)
+        keep[b, :len(k)] = k
+        count[b] = len(k)
+    return {"keep": keep, "count": count}
+
+
+def make_inputs(case, rng):
+    # Integer corners in a field that grows with N (so about the same crowding at every N),
+    # integer sides 1..20; distinct scores (a permutation of 0..N-1 plus jitter, scaled to [0, 1)).
+    bsz, n = case.dims["B"], case.dims["N"]
+    field = int(8 * np.sqrt(n)) + 20
+    xy = rng.integers(0, field, (bsz, n, 2))
+    wh = rng.integers(1, 21, (bsz, n, 2))
+    boxes = np.concatenate([xy, xy + wh], axis=2).astype(np.float32)
+    scores = np.stack([(rng.permutation(n) + rng.uniform(0.05, 0.95, n)) / n for _ in range(bsz)])
+    return {"boxes": boxes, "scores": scores.astype(np.float32)}
