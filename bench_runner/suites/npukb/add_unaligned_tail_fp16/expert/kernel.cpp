@@ -1,4 +1,5 @@
-// add_unaligned_tail_fp16, expert version: double-buffered tiles; DataCopyPad moves exactly n elements, so the unaligned tail is neither over-read nor over-written.
+// add_unaligned_tail_fp16, expert version: double-buffered tiles; DataCopyPad moves exactly n
+// elements, so the unaligned tail is neither over-read nor over-written.
 #include "kernel_operator.h"
 #include "add_tail_tiling.h"
 

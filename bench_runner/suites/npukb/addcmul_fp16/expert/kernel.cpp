@@ -1,4 +1,5 @@
-// addcmul_fp16, expert version: double-buffered tiles of three half inputs, float32 arithmetic, one rounding to half.
+// addcmul_fp16, expert version: double-buffered tiles of three half inputs, float32 arithmetic,
+// one rounding to half.
 #include "kernel_operator.h"
 #include "addcmul_tiling.h"
 

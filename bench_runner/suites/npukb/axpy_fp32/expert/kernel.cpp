@@ -1,4 +1,5 @@
-// axpy_fp32, expert version: each core reads a tile of x and y, computes alpha * x + y and writes it back over the same tile of y.
+// axpy_fp32, expert version: each core reads a tile of x and y, computes alpha * x + y and
+// writes it back over the same tile of y.
 #include "kernel_operator.h"
 #include "axpy_tiling.h"
 

@@ -1,4 +1,5 @@
-// elu_fp32, expert version: branch-free: max(x, 0) + alpha * (exp(min(x, 0)) - 1), double-buffered tiles.
+// elu_fp32, expert version: branch-free: max(x, 0) + alpha * (exp(min(x, 0)) - 1), double-
+// buffered tiles.
 #include "kernel_operator.h"
 #include "elu_tiling.h"
 

@@ -1,4 +1,5 @@
-// gelu_erf_fp32, expert version: branch-free erf form via Abramowitz & Stegun 7.1.26 on |x|; double-buffered tiles.
+// gelu_erf_fp32, expert version: branch-free erf form via Abramowitz & Stegun 7.1.26 on |x|;
+// double-buffered tiles.
 #include "kernel_operator.h"
 #include "gelu_erf_tiling.h"
 

@@ -1,4 +1,5 @@
-// gelu_tanh_fp16, expert version: float32 inside, tanh folded into a sigmoid: x / (1 + exp(-2u)); double-buffered tiles.
+// gelu_tanh_fp16, expert version: float32 inside, tanh folded into a sigmoid: x / (1 +
+// exp(-2u)); double-buffered tiles.
 #include "kernel_operator.h"
 #include "gelu_tanh_tiling.h"
 

@@ -1,4 +1,5 @@
-// greater_fp32_to_bool, expert version: Compare into a bit mask, Select 1/0 into half, Cast half -> uint8; double-buffered tiles.
+// greater_fp32_to_bool, expert version: Compare into a bit mask, Select 1/0 into half, Cast half
+// -> uint8; double-buffered tiles.
 #include "kernel_operator.h"
 #include "greater_tiling.h"
 

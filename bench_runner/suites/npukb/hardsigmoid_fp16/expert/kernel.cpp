@@ -1,4 +1,5 @@
-// hardsigmoid_fp16, expert version: double-buffered tiles, upcast to float32, Muls/Adds/Maxs/Mins, one rounding to half.
+// hardsigmoid_fp16, expert version: double-buffered tiles, upcast to float32,
+// Muls/Adds/Maxs/Mins, one rounding to half.
 #include "kernel_operator.h"
 #include "hardsigmoid_tiling.h"
 

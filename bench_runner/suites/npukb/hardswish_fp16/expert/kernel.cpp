@@ -1,4 +1,5 @@
-// hardswish_fp16, expert version: double-buffered tiles, upcast to float32, clamp, multiply, one rounding to half.
+// hardswish_fp16, expert version: double-buffered tiles, upcast to float32, clamp, multiply, one
+// rounding to half.
 #include "kernel_operator.h"
 #include "hardswish_tiling.h"
 

@@ -1,4 +1,5 @@
-// isfinite_fp16, expert version: x - x is 0 exactly for finite x and NaN otherwise; CompareScalar(EQ 0), Select, Cast to bytes.
+// isfinite_fp16, expert version: x - x is 0 exactly for finite x and NaN otherwise;
+// CompareScalar(EQ 0), Select, Cast to bytes.
 #include "kernel_operator.h"
 #include "isfinite_tiling.h"
 

@@ -1,4 +1,5 @@
-// leaky_relu_fp16, expert version: double-buffered tiles, one LeakyRelu per tile in half (a single rounding).
+// leaky_relu_fp16, expert version: double-buffered tiles, one LeakyRelu per tile in half (a
+// single rounding).
 #include "kernel_operator.h"
 #include "leaky_relu_tiling.h"
 

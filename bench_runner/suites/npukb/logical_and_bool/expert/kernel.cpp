@@ -1,4 +1,5 @@
-// logical_and_bool, expert version: bool bytes reinterpreted as int16 lanes, one vector And per tile; DataCopyPad for odd lengths.
+// logical_and_bool, expert version: bool bytes reinterpreted as int16 lanes, one vector And per
+// tile; DataCopyPad for odd lengths.
 #include "kernel_operator.h"
 #include "logical_and_tiling.h"
 

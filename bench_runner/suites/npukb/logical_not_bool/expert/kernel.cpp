@@ -1,4 +1,5 @@
-// logical_not_bool, expert version: bool bytes as int16 lanes: Not, then And with 0x0101 so every byte is 0 or 1.
+// logical_not_bool, expert version: bool bytes as int16 lanes: Not, then And with 0x0101 so
+// every byte is 0 or 1.
 #include "kernel_operator.h"
 #include "logical_not_tiling.h"
 

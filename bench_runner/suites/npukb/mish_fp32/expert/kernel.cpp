@@ -1,4 +1,5 @@
-// mish_fp32, expert version: one Exp per element, tanh(softplus) as n / (n + 2) with n = w (w + 2); double-buffered tiles.
+// mish_fp32, expert version: one Exp per element, tanh(softplus) as n / (n + 2) with n = w (w +
+// 2); double-buffered tiles.
 #include "kernel_operator.h"
 #include "mish_tiling.h"
 

@@ -1,4 +1,5 @@
-// silu_fp32, expert version: double-buffered tiles, exp(-x) in a work buffer, then x / (1 + exp(-x)).
+// silu_fp32, expert version: double-buffered tiles, exp(-x) in a work buffer, then x / (1 +
+// exp(-x)).
 #include "kernel_operator.h"
 #include "silu_tiling.h"
 

@@ -1,4 +1,5 @@
-// softplus_fp32, expert version: stable max(z, 0) + log(1 + exp(-|z|)), then CompareScalar + Select for the threshold branch.
+// softplus_fp32, expert version: stable max(z, 0) + log(1 + exp(-|z|)), then CompareScalar +
+// Select for the threshold branch.
 #include "kernel_operator.h"
 #include "softplus_tiling.h"
 
