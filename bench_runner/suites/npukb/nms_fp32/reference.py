@@ -10,22 +10,19 @@ import numpy as np
 def _nms(b, s, thr):
     b = b.astype(np.float32)
     area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    w = np.maximum(np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0]), np.float32(0))
+    h = np.maximum(np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1]), np.float32(0))
+    inter = (w * h).astype(np.float32)
+    union = ((area[:, None] + area[None, :]) - inter).astype(np.float32)
+    suppress = (inter / union) > thr            # float32 IoU, strict comparison
+    # Picking the highest remaining score each round visits boxes in descending score order
+    # (ties: smaller index first); a box is kept iff no earlier kept box suppressed it.
     alive = np.ones(len(s), dtype=bool)
     keep = []
-    cand = s.astype(np.float64).copy()
-    while True:
-        cand[~alive] = -np.inf
-        i = int(np.argmax(cand))          # first maximum: the smaller index on ties
-        if not alive[i]:
-            break
-        keep.append(i)
-        w = np.maximum(np.minimum(b[i, 2], b[:, 2]) - np.maximum(b[i, 0], b[:, 0]), np.float32(0))
-        h = np.maximum(np.minimum(b[i, 3], b[:, 3]) - np.maximum(b[i, 1], b[:, 1]), np.float32(0))
-        inter = (w * h).astype(np.float32)
-        union = (area[i] + area - inter).astype(np.float32)
-        iou = inter / union
-        alive &= ~(iou > thr)
-        alive[i] = False
+    for i in np.argsort(-s.astype(np.float64), kind="stable"):
+        if alive[i]:
+            keep.append(int(i))
+            alive &= ~suppress[i]
     return keep
 
 
