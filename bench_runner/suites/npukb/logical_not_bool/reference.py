@@ -1,6 +1,5 @@
 """Golden model for logical_not_bool."""
 
-import numpy as np
 
 
 def golden(inputs, attrs):

@@ -1,6 +1,5 @@
 """Golden model for mse_loss_grad_fp32: d/dx of mean((x - t)^2), times the upstream scalar dy."""
 
-import numpy as np
 
 
 def golden(inputs, attrs):

@@ -1,6 +1,5 @@
 """Golden model for reduce_max_fp32_lastdim, in float64."""
 
-import numpy as np
 
 
 def golden(inputs, attrs):

@@ -1,6 +1,5 @@
 """Golden model for reduce_sum_fp32_dim0: column sums in float64."""
 
-import numpy as np
 
 
 def golden(inputs, attrs):

@@ -1,7 +1,6 @@
 """Golden model for sgd_momentum_fp32: one torch.optim.SGD step (momentum buffer already
 initialised, i.e. not the first step), in float64."""
 
-import numpy as np
 
 
 def golden(inputs, attrs):

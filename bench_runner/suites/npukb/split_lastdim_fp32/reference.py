@@ -1,6 +1,5 @@
 """Golden model for split_lastdim_fp32: the first split_size columns and the rest."""
 
-import numpy as np
 
 
 def golden(inputs, attrs):
