@@ -191,7 +191,11 @@ class PlatformAscendC {
     uint32_t GetCoreNumAic() const { return info_->aic_cores; }
     uint32_t GetCoreNum() const { return info_->aiv_cores; }
     void GetCoreMemSize(CoreMemType type, uint64_t& size) const { size = type == CoreMemType::UB ? info_->ub_bytes : 0; }
-    uint32_t GetLibApiWorkSpaceSize() const { return 0; }
+    // The system workspace the kernel side's GetUserWorkspace() skips (ascend_sim/misc.h):
+    // 2 MiB on 310P (arch 2002), 16 MiB elsewhere. Hosts add it to their own workspace size.
+    uint32_t GetLibApiWorkSpaceSize() const {
+        return info_->soc.rfind("Ascend310P", 0) == 0 ? (2u << 20) : (16u << 20);
+    }
 
   private:
     const gert::PlatformInfo* info_;
