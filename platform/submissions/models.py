@@ -81,6 +81,8 @@ class Submission(models.Model):
                 name="submission_unique_run_sample",
             )
         ]
+        # Task pages aggregate per (task, version); without it they scan every submission.
+        indexes = [models.Index(fields=["task", "task_version"], name="submission_task_version")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.task_id}"
@@ -126,7 +128,10 @@ class Evaluation(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["submission", "toolchain", "soc"], name="evaluation_unique_target")
         ]
-        indexes = [models.Index(fields=["status", "lease_until"], name="evaluation_status_lease")]
+        indexes = [
+            models.Index(fields=["status", "lease_until"], name="evaluation_status_lease"),
+            models.Index(fields=["submission", "status"], name="evaluation_submission_status"),
+        ]
 
     def __str__(self) -> str:
         return f"eval #{self.pk} of submission #{self.submission_id} on {self.toolchain}"
