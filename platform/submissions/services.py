@@ -192,17 +192,27 @@ def evaluation_set_stage(claim: Claim, stage: str) -> None:
 
 def evaluation_finish(claim: Claim, result: dict[str, Any]) -> bool:
     """Store a verdict; False if this attempt lost the row (another worker took over)."""
+    from tasks.services import RANKED_TOOLCHAIN, task_stats_record
+
     perf = result.get("perf") or {}
     verdict = result.get("verdict", "")
-    return bool(
-        _mine(claim).update(
+    passed = verdict == "passed"
+    speedup = _number(result.get("speedup"), float)
+    with transaction.atomic():
+        if not _mine(claim).update(
             status=EvalStatus.DONE, stage="", verdict=verdict, result=result,
             compiled=verdict not in ("compile_error", "system_error", "sandbox_violation") and bool(verdict),
-            passed=verdict == "passed",
-            speedup=_number(result.get("speedup"), float), cycles=_number(perf.get("cycles"), int),
+            passed=passed, speedup=speedup, cycles=_number(perf.get("cycles"), int),
             finished_at=timezone.now(), lease_until=None,
+        ):
+            return False
+        row = (Evaluation.objects.filter(pk=claim.evaluation_id)
+               .values("toolchain", "submission__task_version_id", "submission__visibility").get())
+        task_stats_record(
+            task_version_id=row["submission__task_version_id"], passed=passed, speedup=speedup,
+            ranked=row["toolchain"] == RANKED_TOOLCHAIN and row["submission__visibility"] == Visibility.PUBLIC,
         )
-    )
+    return True
 
 
 def _number(value: Any, kind: type):

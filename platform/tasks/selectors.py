@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Count, F, Max, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 
 from submissions.models import EvalStatus, Evaluation, Submission, Visibility
@@ -66,26 +66,12 @@ def _nulls_last(field: str):
     return F(field).asc(nulls_last=True)
 
 
-def _count(qs) -> Coalesce:
-    counted = qs.order_by().values("submission__task").annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
-
-
 def _with_stats(qs: QuerySet[Task]) -> QuerySet[Task]:
-    judged = Evaluation.objects.filter(
-        submission__task=OuterRef("pk"),
-        submission__task_version=OuterRef("current_version"),
-        status=EvalStatus.DONE,
-    )
-    best = (
-        judged.filter(passed=True, toolchain=DEFAULT_TOOLCHAIN, speedup__isnull=False,
-                      submission__visibility=Visibility.PUBLIC)
-        .order_by().values("submission__task").annotate(best=Max("speedup")).values("best")
-    )
+    """Counters kept on the current version by evaluation_finish: no per-request aggregation."""
     return qs.annotate(
-        n_judged=_count(judged),
-        n_passed=_count(judged.filter(passed=True)),
-        best_speedup=Subquery(best[:1]),
+        n_judged=Coalesce(F("current_version__judged_count"), Value(0)),
+        n_passed=Coalesce(F("current_version__passed_count"), Value(0)),
+        best_speedup=F("current_version__best_speedup"),
     )
 
 
