@@ -20,7 +20,6 @@ from submissions.selectors import (
     submission_get_visible,
     submission_list,
 )
-from submissions.services import submission_create
 from tasks.models import Task
 from tasks.selectors import SORTS, task_filter_options, task_list, task_stats
 
@@ -187,15 +186,22 @@ def task_submit(request, slug: str):
                 response = render(request, "tasks/submit.html", _submit_context(task, version, form, None), status=429)
                 response["Retry-After"] = str(decision.retry_after)
                 return response
+            from api.errors import TooManyPending
+            from api.services import api_submit
+
             try:
-                created = submission_create(
-                    task_slug=task.slug, path=data["path"], kernel=data["kernel"],
-                    host=data["host"] if data["path"] == Path_.HOST_DEVICE else None,
-                    author=request.user, visibility=data["visibility"],
-                )
+                # The same rules as the API, the pending-evaluations cap included.
+                created = api_submit(user=request.user, data={
+                    "task": task.slug, "path": data["path"], "kernel": data["kernel"],
+                    "host": data["host"] if data["path"] == Path_.HOST_DEVICE else None,
+                    "visibility": data["visibility"],
+                })
             except SubmissionRejected as exc:
                 form.add_rejection(exc)
                 status = 400
+            except TooManyPending as exc:
+                form.add_error(None, f"{exc.detail} Your source is kept below.")
+                status = 429
             else:
                 return redirect("submissions:detail", pk=created.submission.pk)
         else:

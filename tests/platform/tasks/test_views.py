@@ -226,6 +226,20 @@ def test_submit_is_rate_limited_with_the_api_allowance(client, user, settings):
     assert Submission.objects.count() == 1
 
 
+def test_submit_respects_the_pending_evaluations_cap(client, user, settings):
+    """The web form applies the API's concurrency cap: queued work counts against it."""
+    make_add_task()
+    settings.AKGEN_MAX_PENDING_PER_USER = 1
+    client.force_login(user)
+    form = {"path": "device_only", "kernel": EXPERT, "visibility": "public"}
+    assert client.post("/tasks/add/submit/", form).status_code == 302
+    refused = client.post("/tasks/add/submit/", {**form, "kernel": EXPERT + "// second\n"})
+    html = refused.content.decode()
+    assert refused.status_code == 429
+    assert "the limit is 1" in html and "// second" in html
+    assert Submission.objects.count() == 1
+
+
 def test_submit_can_start_from_a_visible_submission(client, user):
     make_add_task()
     source = _judged("add", WRONG_ANSWER, author=user, kernel=EXPERT + "// mine\n")
