@@ -11,6 +11,7 @@ This module does not run kernels and does not import the task's ``reference.py``
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import os
 import re
@@ -103,6 +104,8 @@ class Task:
     host_template: Path | None = None
     include_dir: Path | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: For a derived static variant: the dynamic task it was made from (see static_variant).
+    variant_of: str | None = None
 
     @property
     def needs_host(self) -> bool:
@@ -124,7 +127,15 @@ class Task:
 
     @property
     def api_desc(self) -> str:
-        return self.file("api_desc.md").read_text(encoding="utf-8")
+        text = self.file("api_desc.md").read_text(encoding="utf-8")
+        if self.variant_of is None:
+            return text
+        case = self.cases[0]
+        shapes = ", ".join(f"`{t.name}` {list(case.shape_of(t))}" for t in self.inputs)
+        return (f"> **Static variant of `{self.variant_of}`.** Only one shape is tested: case "
+                f"`{case.name}` ({shapes}). Sizes, tile counts and loop bounds may be hard-coded; the "
+                "kernel signature, the tiling struct and the semantics below are unchanged, and where "
+                "the text speaks of any length it means this one.\n\n" + text)
 
     @property
     def template_kernel(self) -> Path:
@@ -176,6 +187,7 @@ class Task:
             "tolerances": {k: {"rtol": v.rtol, "atol": v.atol} for k, v in self.tolerances.items()},
             "reduce_dim": self.reduce_dim,
             "version": self.version,
+            "variant_of": self.variant_of,
         }
 
 
@@ -352,6 +364,9 @@ def _load_task(folder: Path) -> Task:
     elif not tiling:
         raise r.fail("tiling", "true for a dynamic task (the kernel learns shapes from tiling data)",
                      tiling)
+    static_case = extra.get("static_case")
+    if static_case is not None and static_case not in {c.name for c in cases}:
+        raise r.fail("extra.static_case", "the name of one of the task's cases", static_case)
     if reduce_dim is not None and any(reduce_dim not in c.dims for c in cases):
         raise r.fail("tolerance.reduce_dim", "a dim defined in every case", reduce_dim)
 
@@ -536,6 +551,39 @@ def folder_digest(folder: Path) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# Static variants
+
+#: A dynamic task with ``[extra] static_case`` also exists as ``<slug>_static``.
+STATIC_SUFFIX = "_static"
+
+
+def static_variant(task: Task) -> Task | None:
+    """The static twin of a dynamic task: its one ``static_case``, with shapes that may be hard-coded.
+
+    NPUKernelBench scores static and dynamic shapes separately; deriving the static variant
+    from the dynamic folder keeps one specification, one reference and one expert kernel per
+    operator instead of two copies that drift apart. Its version is derived from the parent's,
+    so editing the folder makes new versions of both.
+    """
+    name = task.extra.get("static_case")
+    if task.shape_mode != "dynamic" or not name or task.variant_of is not None:
+        return None
+    case = next(c for c in task.cases if c.name == name)
+    version = hashlib.sha256(f"{task.version}:static:{name}".encode()).hexdigest()
+    title = re.sub(r"\bdynamic (length|shapes?)\b|\bdynamic (?=\[)|,\s*dynamic\s*(?=,|$)", "", task.title)
+    title = re.sub(r"\s*,(\s*,)+", ",", title).strip(" ,")
+    return dataclasses.replace(
+        task, slug=task.slug + STATIC_SUFFIX, title=f"{title}, static shape", shape_mode="static",
+        cases=(case,), version=version, variant_of=task.slug,
+    )
+
+
+def _with_variants(task: Task) -> list[Task]:
+    variant = static_variant(task)
+    return [task] if variant is None else [task, variant]
+
+
+# ---------------------------------------------------------------------------------------------
 # Suites
 
 
@@ -559,13 +607,21 @@ class SuiteLoad:
 
 def load_suite(root: Path | None = None) -> SuiteLoad:
     """Load every task of a suite, collecting format errors instead of stopping at the first."""
-    tasks, errors = [], []
+    tasks: list[Task] = []
+    errors = []
     for folder in list_task_dirs(root):
         try:
-            tasks.append(load_task(folder))
+            tasks.extend(_with_variants(load_task(folder)))
         except TaskFormatError as exc:
             errors.append(exc)
-    return SuiteLoad(tuple(tasks), tuple(errors))
+    seen: dict[str, Task] = {}
+    for task in tasks:
+        if task.slug in seen:  # a folder named like another task's derived static variant
+            errors.append(TaskFormatError(str(task.root / "task.toml"), "slug",
+                                          f"a slug other than {task.slug!r}, which is the static variant of "
+                                          f"{(seen[task.slug].variant_of or task.variant_of)!r}", task.slug))
+        seen.setdefault(task.slug, task)
+    return SuiteLoad(tuple(seen.values()), tuple(errors))
 
 
 @lru_cache(maxsize=512)
@@ -574,9 +630,15 @@ def _cached_task(folder: str, mtime_key: tuple[float, ...]) -> Task:
 
 
 def get_task(slug: str, root: Path | None = None) -> Task:
-    """Find one task by slug; UnknownTaskError lists the slugs that exist."""
+    """Find one task by slug (a folder, or a folder's derived static variant)."""
     root = root or suite_dir()
     folder = root / slug
+    if _SLUG.match(slug) and not (folder / "task.toml").is_file() and slug.endswith(STATIC_SUFFIX):
+        parent = slug[: -len(STATIC_SUFFIX)]
+        if parent and (root / parent / "task.toml").is_file():
+            variant = static_variant(get_task(parent, root))
+            if variant is not None:
+                return variant
     if not _SLUG.match(slug) or not (folder / "task.toml").is_file():
         raise UnknownTaskError(slug, [p.name for p in list_task_dirs(root)])
     stamp = tuple(p.stat().st_mtime_ns for p in sorted(folder.rglob("*")) if p.is_file())

@@ -10,8 +10,8 @@ from django.db import DatabaseError, transaction
 from django.db.models import Count, F, Max, Q, Value
 from django.db.models.functions import Coalesce, Greatest
 
+from bench_runner.tasks import STATIC_SUFFIX, load_suite
 from bench_runner.tasks import Task as SuiteTask
-from bench_runner.tasks import load_suite
 from tasks.models import Task, TaskVersion
 
 
@@ -97,6 +97,7 @@ def task_sync_from_suite(*, root: Path | None = None) -> SyncReport:
             report.errors.append(f"{task.slug}: could not be stored: {exc}")
     on_disk = {t.slug for t in suite.tasks}
     broken = {Path(getattr(err, "file", "")).parent.name for err in suite.errors}
+    broken |= {slug + STATIC_SUFFIX for slug in broken}  # a broken folder's variant is kept as it was
     stale = Task.objects.filter(retired=False).exclude(slug__in=on_disk | broken)
     report.retired = list(stale.values_list("slug", flat=True))
     stale.update(retired=True)

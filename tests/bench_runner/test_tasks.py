@@ -134,3 +134,44 @@ def test_packaged_suite_is_valid() -> None:
     loaded = tasks.load_suite()
     assert not loaded.errors, [str(e) for e in loaded.errors]
     assert len(loaded.tasks) >= 3
+
+
+STATIC_TOML = VALID_TOML + '\n[extra]\nstatic_case = "big"\n'
+
+
+def test_dynamic_task_with_static_case_gets_a_derived_static_variant(suite: Path) -> None:
+    write_task(suite, slug="vadd", toml=STATIC_TOML)
+    loaded = tasks.load_suite(suite)
+    assert not loaded.errors
+    dynamic, static = loaded.tasks
+    assert (dynamic.slug, static.slug) == ("vadd", "vadd_static")
+    assert static.shape_mode == "static" and static.variant_of == "vadd"
+    assert [c.name for c in static.cases] == ["big"] and len(dynamic.cases) == 2
+    assert static.version != dynamic.version and static.root == dynamic.root
+    assert "Static variant of `vadd`" in static.api_desc and "`x` [1000]" in static.api_desc
+    assert static.summary()["variant_of"] == "vadd" and dynamic.summary()["variant_of"] is None
+    assert tasks.get_task("vadd_static", suite) == static
+    # Editing the folder makes new versions of both.
+    (suite / "vadd" / "api_desc.md").write_text("# vadd\nz = x + y, edited\n")
+    again = tasks.get_task("vadd_static", suite)
+    assert again.version != static.version
+
+
+def test_static_case_must_name_a_case_and_variants_cannot_collide(suite: Path) -> None:
+    write_task(suite, slug="vadd", toml=STATIC_TOML.replace('static_case = "big"', 'static_case = "huge"'))
+    with pytest.raises(TaskFormatError) as err:
+        tasks.load_task(suite / "vadd")
+    assert err.value.field == "extra.static_case"
+    write_task(suite, slug="vadd", toml=STATIC_TOML)
+    write_task(suite, slug="vadd_static", toml=STATIC_TOML.replace("[extra]\n", "").replace(
+        'static_case = "big"\n', ""))
+    loaded = tasks.load_suite(suite)
+    assert [t.slug for t in loaded.tasks].count("vadd_static") == 1
+    assert any("static variant of 'vadd'" in str(e) for e in loaded.errors)
+
+
+def test_tasks_without_static_case_have_no_variant(suite: Path) -> None:
+    write_task(suite, slug="vadd")
+    assert [t.slug for t in tasks.load_suite(suite).tasks] == ["vadd"]
+    with pytest.raises(UnknownTaskError):
+        tasks.get_task("vadd_static", suite)
