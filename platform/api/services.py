@@ -1,8 +1,9 @@
 """Submitting through the API: a run's ownership and sample range, the per-user concurrency cap,
 and batches in which one bad item never loses the good ones.
 
-Rows are created by submissions.services.submission_create (validated, idempotent on
-(run, task, sample_index), queued after commit); nothing is evaluated in the web process.
+Rows are validated by submissions.services.submission_validate and stored by
+submission_create_many (idempotent on (run, task, sample_index), queued after commit); nothing is
+evaluated in the web process.
 """
 
 from __future__ import annotations
@@ -17,8 +18,14 @@ from accounts.services import NotYours
 from api.errors import TooManyPending
 from api.selectors import pending_count
 from submissions.errors import SubmissionRejected
-from submissions.models import Path_, Run, Submission
-from submissions.services import Created, submission_create
+from submissions.models import Path_, Run
+from submissions.services import (
+    Created,
+    Draft,
+    submission_create_many,
+    submission_validate,
+    submissions_existing,
+)
 
 _LOCK_CLASS = 0x616B67  # "akg": namespace of the per-user advisory locks
 
@@ -66,16 +73,8 @@ class _Runs:
         return run
 
 
-def _existing(run: Run | None, task_slug: str, sample_index: int | None) -> Created | None:
-    if run is None or sample_index is None:
-        return None
-    submission = Submission.objects.filter(run=run, task__slug=task_slug, sample_index=sample_index).first()
-    if submission is None:
-        return None
-    return Created(submission, submission.evaluations.order_by("id").first(), False)
-
-
-def _submit(user, data: dict, runs: _Runs, state: dict) -> Created:
+def _draft(user, data: dict, runs: _Runs, tasks: dict) -> Draft:
+    """Validate one item: the run is the caller's, the sample index in its range, the sources sane."""
     run_id = data.get("run")
     run = runs.get(run_id) if run_id is not None else None
     sample_index = data.get("sample_index")
@@ -85,16 +84,7 @@ def _submit(user, data: dict, runs: _Runs, state: dict) -> Created:
             f"sample_index must be 0..{run.samples_per_task - 1}.",
             {"sample_index": f"0..{run.samples_per_task - 1}"},
         )
-    if state["pending"] >= state["cap"]:
-        # Repeating an accepted sample is always fine; new work waits for the queue to drain.
-        existing = _existing(run, data["task"], sample_index)
-        if existing is not None:
-            return existing
-        raise TooManyPending(
-            f"You have {state['pending']} evaluations queued or running; the limit is {state['cap']}. "
-            "Wait for some to finish.", pending=state["pending"], cap=state["cap"],
-        )
-    created = submission_create(
+    return submission_validate(
         task_slug=data["task"],
         path=data.get("path") or (run.path if run is not None else Path_.DEVICE_ONLY),
         kernel=data["kernel"],
@@ -104,44 +94,69 @@ def _submit(user, data: dict, runs: _Runs, state: dict) -> Created:
         sample_index=sample_index,
         toolchain=run.toolchain if run is not None else "cpu-sim",
         visibility=data.get("visibility") or "public",
+        tasks=tasks,
     )
-    if created.created:
-        state["pending"] += 1
-    return created
+
+
+def _too_many(pending: int, cap: int) -> TooManyPending:
+    return TooManyPending(f"You have {pending} evaluations queued or running; the limit is {cap}. "
+                          "Wait for some to finish.", pending=pending, cap=cap)
 
 
 def api_submit(*, user, data: dict) -> Created:
     """One submission for `user`; raises SubmissionRejected (400/404/413) or TooManyPending (429)."""
     with transaction.atomic():
         _lock_user(user)
-        state = {"pending": pending_count(user), "cap": max_pending()}
-        return _submit(user, data, _Runs(user), state)
+        draft = _draft(user, data, _Runs(user), {})
+        existing = submissions_existing([draft]).get(draft.key) if draft.key else None
+        if existing is not None:  # repeating an accepted sample is always fine
+            return existing
+        pending, cap = pending_count(user), max_pending()
+        if pending >= cap:
+            raise _too_many(pending, cap)
+        return submission_create_many([draft])[0]
 
 
 def api_submit_batch(*, user, items: list[tuple[int, dict | None, dict | None]]) -> list[ItemResult]:
     """Many submissions; each item is accepted or refused on its own.
 
     `items` holds (index, validated data, None) or (index, None, error body) for items that failed
-    input validation. Accepted items are committed together and queued after the commit.
+    input validation. Accepted items are inserted together (submission_create_many), committed
+    together and queued after the commit.
     """
-    results: list[ItemResult] = []
-    runs = _Runs(user)
+    results: dict[int, ItemResult] = {}
+    runs, tasks = _Runs(user), {}
     with transaction.atomic():
         _lock_user(user)
-        state = {"pending": pending_count(user), "cap": max_pending()}
+        drafts: list[tuple[int, Draft]] = []
         for index, data, error in items:
             if data is None:
-                results.append(ItemResult(index, 400, error=error))
+                results[index] = ItemResult(index, 400, error=error)
                 continue
             try:
-                created = _submit(user, data, runs, state)
+                drafts.append((index, _draft(user, data, runs, tasks)))
             except SubmissionRejected as exc:
-                results.append(ItemResult(index, exc.status_code, error={
-                    "code": exc.code, "message": exc.message, "fields": exc.fields}))
-            except TooManyPending as exc:
-                results.append(ItemResult(index, 429, error={
+                results[index] = ItemResult(index, exc.status_code, error={
+                    "code": exc.code, "message": exc.message, "fields": exc.fields})
+        existing = submissions_existing([d for _, d in drafts])
+        pending, cap = pending_count(user), max_pending()
+        accepted: list[tuple[int, Draft]] = []
+        keys_taken: set = set()
+        for index, draft in drafts:
+            # Repeats (stored, or earlier in this batch) cost nothing; new work waits for the queue.
+            if draft.key is not None and (draft.key in existing or draft.key in keys_taken):
+                accepted.append((index, draft))
+                continue
+            if pending >= cap:
+                exc = _too_many(pending, cap)
+                results[index] = ItemResult(index, 429, error={
                     "code": "too_many_pending", "message": str(exc.detail),
-                    "fields": {"pending": str(exc.pending), "cap": str(exc.cap)}}))
-            else:
-                results.append(ItemResult(index, 201 if created.created else 200, created=created))
-    return results
+                    "fields": {"pending": str(exc.pending), "cap": str(exc.cap)}})
+                continue
+            pending += 1
+            if draft.key is not None:
+                keys_taken.add(draft.key)
+            accepted.append((index, draft))
+        for (index, _), created in zip(accepted, submission_create_many([d for _, d in accepted]), strict=True):
+            results[index] = ItemResult(index, 201 if created.created else 200, created=created)
+    return [results[index] for index, _, _ in items]

@@ -74,7 +74,41 @@ class Created:
     created: bool
 
 
-def submission_create(
+@dataclass(frozen=True)
+class Draft:
+    """A validated submission not yet saved: what submission_create and its batch form store."""
+
+    task: Task
+    path: str
+    kernel: str
+    host: str | None
+    author: Any
+    run: Run | None
+    sample_index: int | None
+    toolchain: str
+    visibility: str
+
+    @property
+    def key(self) -> tuple[int, int, int] | None:
+        """The idempotency key (run, task, sample_index), or None for a one-off submission."""
+        if self.run is None or self.sample_index is None:
+            return None
+        return (self.run.pk, self.task.pk, self.sample_index)
+
+
+def _task_for(task_slug: str, tasks: dict[str, Task | None] | None) -> Task:
+    if tasks is not None and task_slug in tasks:
+        task = tasks[task_slug]
+    else:
+        task = Task.objects.select_related("current_version").filter(slug=task_slug, retired=False).first()
+        if tasks is not None:
+            tasks[task_slug] = task
+    if task is None or task.current_version is None:
+        raise UnknownTask("unknown_task", f"No task '{task_slug}'.", {"task": "unknown task"})
+    return task
+
+
+def submission_validate(
     *,
     task_slug: str,
     path: str,
@@ -85,14 +119,13 @@ def submission_create(
     sample_index: int | None = None,
     toolchain: str = "cpu-sim",
     visibility: str = Visibility.PUBLIC,
-) -> Created:
-    """Validate and save a submission with its evaluation, then queue it after commit.
+    tasks: dict[str, Task | None] | None = None,
+) -> Draft:
+    """Check one submission without writing anything; raises SubmissionRejected with the field.
 
-    Idempotent on (run, task, sample_index): a repeat returns the first submission unchanged.
+    `tasks` caches task lookups across the items of a batch.
     """
-    task = Task.objects.select_related("current_version").filter(slug=task_slug, retired=False).first()
-    if task is None or task.current_version is None:
-        raise UnknownTask("unknown_task", f"No task '{task_slug}'.", {"task": "unknown task"})
+    task = _task_for(task_slug, tasks)
     if path not in Path_.values:
         raise SubmissionRejected("invalid_path", f"'path' must be one of {', '.join(Path_.values)}.",
                                  {"path": "invalid choice"})
@@ -109,29 +142,101 @@ def submission_create(
     if (run is None) != (sample_index is None):
         raise SubmissionRejected("invalid_sample", "'run' and 'sample_index' go together.",
                                  {"sample_index": "needs run" if run is None else "required with run"})
-    if run is not None:
-        existing = _existing_sample(run, task, sample_index)
+    return Draft(task=task, path=path, kernel=kernel, host=host, author=author, run=run,
+                 sample_index=sample_index, toolchain=toolchain, visibility=visibility)
+
+
+def submission_create(**fields: Any) -> Created:
+    """Validate and save a submission with its evaluation, then queue it after commit.
+
+    Takes submission_validate's keyword arguments. Idempotent on (run, task, sample_index): a
+    repeat returns the first submission unchanged.
+    """
+    draft = submission_validate(**fields)
+    if draft.run is not None:
+        existing = _existing_sample(draft.run, draft.task, draft.sample_index)
         if existing is not None:
             return existing
     try:
         with transaction.atomic():
-            submission = Submission.objects.create(
-                task=task, task_version=task.current_version, path=path, kernel_source=kernel,
-                host_source=host, sha256=source_sha256(kernel, host), author=author, run=run,
-                sample_index=sample_index, visibility=visibility,
-            )
-            evaluation = Evaluation.objects.create(
-                submission=submission, toolchain=toolchain, soc=_default_soc(toolchain),
-                enqueued_at=timezone.now(),
-            )
+            submission, evaluation = _new_rows(draft, timezone.now())
+            submission.save(force_insert=True)
+            evaluation.submission = submission
+            evaluation.save(force_insert=True)
             transaction.on_commit(lambda: evaluation_send(evaluation))
     except IntegrityError:
         # A concurrent request for the same (run, task, sample) won the race.
-        existing = _existing_sample(run, task, sample_index) if run is not None else None
+        existing = _existing_sample(draft.run, draft.task, draft.sample_index) if draft.run is not None else None
         if existing is None:
             raise
         return existing
     return Created(submission, evaluation, True)
+
+
+def _new_rows(draft: Draft, now) -> tuple[Submission, Evaluation]:
+    submission = Submission(
+        task=draft.task, task_version=draft.task.current_version, path=draft.path, kernel_source=draft.kernel,
+        host_source=draft.host, sha256=source_sha256(draft.kernel, draft.host), author=draft.author,
+        run=draft.run, sample_index=draft.sample_index, visibility=draft.visibility,
+    )
+    evaluation = Evaluation(toolchain=draft.toolchain, soc=_default_soc(draft.toolchain), enqueued_at=now)
+    return submission, evaluation
+
+
+def submissions_existing(drafts: list[Draft]) -> dict[tuple[int, int, int], Created]:
+    """The already-stored samples among `drafts`' idempotency keys, in one query."""
+    keys = {d.key for d in drafts if d.key is not None}
+    if not keys:
+        return {}
+    rows = (Submission.objects.filter(run_id__in={k[0] for k in keys}, task_id__in={k[1] for k in keys},
+                                      sample_index__in={k[2] for k in keys})
+            .prefetch_related("evaluations"))
+    found: dict[tuple[int, int, int], Created] = {}
+    for submission in rows:
+        key = (submission.run_id, submission.task_id, submission.sample_index)
+        if key in keys:
+            first = min(submission.evaluations.all(), key=lambda e: e.pk, default=None)
+            found[key] = Created(submission, first, False)
+    return found
+
+
+def submission_create_many(drafts: list[Draft]) -> list[Created]:
+    """Save many validated drafts with two multi-row INSERTs; results are in the drafts' order.
+
+    Why: a model run submits hundreds of samples at once, and one round trip per row caps the
+    batch API well below what the database can take. Samples already stored (or repeated within
+    `drafts`) come back with created=False. Call inside the caller's transaction; messages are
+    sent after it commits.
+    """
+    existing = submissions_existing(drafts)
+    now = timezone.now()
+    fresh: list[tuple[int, Submission, Evaluation]] = []
+    first_of: dict[tuple[int, int, int], int] = {}
+    for i, draft in enumerate(drafts):
+        if draft.key is not None and (draft.key in existing or draft.key in first_of):
+            continue
+        if draft.key is not None:
+            first_of[draft.key] = i
+        submission, evaluation = _new_rows(draft, now)
+        fresh.append((i, submission, evaluation))
+    with transaction.atomic(savepoint=False):  # all or nothing, without a savepoint round trip
+        Submission.objects.bulk_create([sub for _, sub, _ in fresh])
+        for _, sub, ev in fresh:
+            ev.submission = sub
+        Evaluation.objects.bulk_create([ev for _, _, ev in fresh])
+        evaluations = [ev for _, _, ev in fresh]
+        transaction.on_commit(lambda: [evaluation_send(ev) for ev in evaluations])
+    by_index = {i: Created(sub, ev, True) for i, sub, ev in fresh}
+    out = []
+    for i, draft in enumerate(drafts):
+        if i in by_index:
+            out.append(by_index[i])
+        elif draft.key in existing:
+            out.append(existing[draft.key])
+        else:  # a repeat within this batch: the first occurrence's rows
+            first = by_index[first_of[draft.key]]
+            out.append(Created(first.submission, first.evaluation, False))
+    return out
 
 
 def _existing_sample(run: Run, task: Task, sample_index: int | None) -> Created | None:

@@ -86,6 +86,17 @@ def test_pending_cap_applies_item_by_item(api, task, settings):
     assert Submission.objects.count() == 3
 
 
+def test_repeats_of_an_accepted_sample_do_not_count_against_the_cap(api, task, run, settings):
+    settings.AKGEN_MAX_PENDING_PER_USER = 2
+    items = [item(run=run.pk, sample_index=0), item(run=run.pk, sample_index=0), item(run=run.pk, sample_index=1),
+             item(run=run.pk, sample_index=2), item(run=run.pk, sample_index=1)]
+    results = api.post(URL, {"submissions": items}, format="json").json()["results"]
+    assert [r["status_code"] for r in results] == [201, 200, 201, 429, 200]
+    assert results[1]["id"] == results[0]["id"] and results[4]["id"] == results[2]["id"]
+    assert [r.get("created") for r in results] == [True, False, True, None, False]
+    assert Submission.objects.filter(run=run).count() == 2
+
+
 @pytest.mark.parametrize("payload", [{}, {"submissions": []}, {"submissions": "x"}, [1, 2]])
 def test_malformed_batches_are_400(api, task, payload):
     response = api.post(URL, payload, format="json")
