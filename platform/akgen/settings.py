@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "submissions",
     "workers",
     "api",
+    "leaderboard",
 ]
 
 MIDDLEWARE = [

@@ -112,6 +112,9 @@ class Evaluation(models.Model):
     compiled = models.BooleanField(null=True)
     passed = models.BooleanField(null=True)
     speedup = models.FloatField(null=True, blank=True)
+    # Set when a failed evaluation finishes (leaderboard.metrics.failure_category): the taxonomy
+    # drill-down filters on it instead of reading every result JSON.
+    failure_category = models.CharField(max_length=40, blank=True, default="", db_index=True)
     cycles = models.BigIntegerField(null=True, blank=True)
     worker = models.CharField(max_length=200, blank=True, default="")
     attempt = models.PositiveIntegerField(default=0)

@@ -297,6 +297,8 @@ def evaluation_set_stage(claim: Claim, stage: str) -> None:
 
 def evaluation_finish(claim: Claim, result: dict[str, Any]) -> bool:
     """Store a verdict; False if this attempt lost the row (another worker took over)."""
+    from leaderboard.metrics import failure_category
+    from leaderboard.services import leaderboard_record
     from tasks.services import RANKED_TOOLCHAIN, task_stats_record
 
     perf = result.get("perf") or {}
@@ -308,7 +310,7 @@ def evaluation_finish(claim: Claim, result: dict[str, Any]) -> bool:
             status=EvalStatus.DONE, stage="", verdict=verdict, result=result,
             compiled=verdict not in ("compile_error", "system_error", "sandbox_violation") and bool(verdict),
             passed=passed, speedup=speedup, cycles=_number(perf.get("cycles"), int),
-            finished_at=timezone.now(), lease_until=None,
+            failure_category=failure_category(verdict, result), finished_at=timezone.now(), lease_until=None,
         ):
             return False
         row = (Evaluation.objects.filter(pk=claim.evaluation_id)
@@ -317,6 +319,7 @@ def evaluation_finish(claim: Claim, result: dict[str, Any]) -> bool:
             task_version_id=row["submission__task_version_id"], passed=passed, speedup=speedup,
             ranked=row["toolchain"] == RANKED_TOOLCHAIN and row["submission__visibility"] == Visibility.PUBLIC,
         )
+        leaderboard_record(claim.evaluation_id)
     return True
 
 
