@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "workers",
     "api",
     "leaderboard",
+    "annotations",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,89 @@
+"""Workspace roles as Django groups with model permissions.
+
+``annotator`` may work on items (``annotations.annotate``); ``reviewer`` may also review and
+approve (``annotations.review``); ``workspace admin`` manages queues (``annotations.manage``).
+Code checks the permissions, never group names, so a superuser or a hand-made group works too.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, Permission
+
+ANNOTATE = "annotations.annotate"
+REVIEW = "annotations.review"
+MANAGE = "annotations.manage"
+
+ROLES: dict[str, tuple[str, ...]] = {
+    "annotator": ("annotate",),
+    "reviewer": ("annotate", "review"),
+    "workspace admin": ("annotate", "review", "manage"),
+}
+
+
+class UnknownRole(ValueError):
+    pass
+
+
+def roles_ensure() -> dict[str, Group]:
+    """Create the role groups with their permissions (idempotent)."""
+    groups = {}
+    for name, codenames in ROLES.items():
+        group, _ = Group.objects.get_or_create(name=name)
+        perms = Permission.objects.filter(content_type__app_label="annotations", codename__in=codenames)
+        if perms.count() == len(codenames):
+            group.permissions.add(*perms)
+        groups[name] = group
+    return groups
+
+
+def roles_ensure_after_migrate(sender=None, using="default", **kwargs) -> None:
+    from django.contrib.auth.management import create_permissions
+
+    create_permissions(sender, verbosity=0, using=using)
+    roles_ensure()
+
+
+def role_grant(user, role: str) -> None:
+    """Put ``user`` in the role's group; raises UnknownRole naming the roles that exist."""
+    if role == "admin":
+        role = "workspace admin"
+    if role not in ROLES:
+        raise UnknownRole(f"Unknown role '{role}'; use one of: annotator, reviewer, admin.")
+    user.groups.add(roles_ensure()[role])
+    for cache in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
+        user.__dict__.pop(cache, None)
+
+
+def role_revoke(user, role: str) -> None:
+    if role == "admin":
+        role = "workspace admin"
+    if role not in ROLES:
+        raise UnknownRole(f"Unknown role '{role}'; use one of: annotator, reviewer, admin.")
+    group = Group.objects.filter(name=role).first()
+    if group is not None:
+        user.groups.remove(group)
+    for cache in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
+        user.__dict__.pop(cache, None)
+
+
+def can_annotate(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and user.has_perm(ANNOTATE))
+
+
+def can_review(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and user.has_perm(REVIEW))
+
+
+def can_manage(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and user.has_perm(MANAGE))
+
+
+def user_roles(user) -> list[str]:
+    out = []
+    if can_annotate(user):
+        out.append("annotator")
+    if can_review(user):
+        out.append("reviewer")
+    if can_manage(user):
+        out.append("admin")
+    return out
