@@ -11,6 +11,7 @@
 #include "ascend_sim/tensor.h"
 #include "ascend_sim/pipe.h"
 #include "ascend_sim/datacopy.h"
+#include "ascend_sim/cube.h"
 #include "ascend_sim/vec_common.h"
 #include "ascend_sim/vec_ops.h"
 #include "ascend_sim/vec_cast.h"

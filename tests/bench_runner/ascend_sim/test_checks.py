@@ -396,14 +396,14 @@ def test_zero_length_buffer(sim):
     )
 
 
-def test_unsupported_position(sim):
+def test_co2_is_global_memory_on_910b(sim):
     check(
         sim,
         """
-    TQue<TPosition::A1, 1> q;
+    TQue<TPosition::CO2, 1> q;
     pipe.InitBuffer(q, 1, 1024);  /*HERE*/
 """,
-        "UNSUPPORTED",
+        "BAD_PARAM",
         api="InitBuffer",
     )
 

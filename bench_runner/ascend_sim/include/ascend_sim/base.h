@@ -50,10 +50,10 @@
 // Kernel-type selection macros: they only matter to the NPU toolchain's launcher.
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 #define KERNEL_TASK_TYPE(key, type)
-#define ASCEND_IS_AIV (true)
-#define ASCEND_IS_AIC (false)
-#define ASCEND_IS_NOT_AIV (false)
-#define ASCEND_IS_NOT_AIC (true)
+#define ASCEND_IS_AIV (!::AscendC::sim::core_is_aic())
+#define ASCEND_IS_AIC (::AscendC::sim::core_is_aic())
+#define ASCEND_IS_NOT_AIV (::AscendC::sim::core_is_aic())
+#define ASCEND_IS_NOT_AIC (!::AscendC::sim::core_is_aic())
 
 // Built-in pipe identifiers (a compiler built-in enum on the NPU, hence global).
 enum pipe_t : uint8_t {

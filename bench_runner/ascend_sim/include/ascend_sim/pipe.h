@@ -103,7 +103,11 @@ public:
     __aicore__ inline TQueBind() {
         st_.src = src;
         st_.dst = dst;
-        st_.pos = (src == TPosition::GM) ? dst : src;
+        // Buffers live at the destination for loads into L1/L0 (GM->A1, A1->A2 ...), at the source
+        // otherwise (VECOUT->GM, CO1->CO2, VECIN->VECOUT).
+        st_.pos = (src == TPosition::GM || dst == TPosition::A2 || dst == TPosition::B2 || dst == TPosition::C2)
+                      ? dst
+                      : src;
         st_.depth = depth;
     }
     __aicore__ inline ~TQueBind() { sim::que_destroyed(st_); }

@@ -103,6 +103,40 @@ inline bool is_ub_position(TPosition p) {
     return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
 }
 
+// Physical memory behind each logical position (ASC TPosition docs, 910B split architecture:
+// A1/B1/C1/TSCM -> L1, A2 -> L0A, B2 -> L0B, CO1 -> L0C, C2 -> bias table, C2PIPE2GM -> Fixpipe
+// buffer; on 310P (coupled) C2 -> L0C and CO2 -> UB; on 910B CO2 is global memory).
+inline Hardware position_hw(TPosition p, bool split_arch) {
+    switch (p) {
+        case TPosition::VECIN:
+        case TPosition::VECOUT:
+        case TPosition::VECCALC:
+        case TPosition::SPM:
+            return Hardware::UB;
+        case TPosition::A1:
+        case TPosition::B1:
+        case TPosition::C1:
+        case TPosition::TSCM:
+            return Hardware::L1;
+        case TPosition::A2: return Hardware::L0A;
+        case TPosition::B2: return Hardware::L0B;
+        case TPosition::CO1: return Hardware::L0C;
+        case TPosition::C2: return split_arch ? Hardware::BIAS : Hardware::L0C;
+        case TPosition::CO2: return split_arch ? Hardware::GM : Hardware::UB;
+        case TPosition::C2PIPE2GM: return Hardware::FIXBUF;
+        default: return Hardware::GM;
+    }
+}
+
+inline const char* hw_name(Hardware h) {
+    static const char* const names[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB", "MAX"};
+    return names[static_cast<int>(h)];
+}
+
+constexpr uint32_t hw_bit(Hardware h) { return 1u << static_cast<int>(h); }
+constexpr uint32_t kHwUB = 1u << static_cast<int>(Hardware::UB);
+constexpr int kHwCount = static_cast<int>(Hardware::MAX);
+
 // ------------------------------------------------------------------------------------------
 // Local buffer blocks (one per queue buffer / TBuf), owned by the core so tensors never dangle.
 // ------------------------------------------------------------------------------------------
@@ -124,6 +158,7 @@ struct BlockInfo {
     uint32_t gen = 1;   // bumped by FreeTensor / Reset so stale tensors are caught
     BufState state = BufState::FREE;
     TPosition pos = TPosition::VECCALC;
+    Hardware hw = Hardware::UB;  // physical memory (addr is relative to the whole local arena)
     bool is_tbuf = false;
     bool is_static = false;
     const void* owner = nullptr;
@@ -158,8 +193,15 @@ struct CoreCtx {
     int block_num = 1;
     int phys_core = 0;
     const SocProfile* soc = nullptr;
-    std::vector<uint8_t> ub;       // Unified Buffer contents
+    std::vector<uint8_t> ub;       // local memory arena: UB first, then (once used) L1, L0A, L0B, L0C, BT, FB
     std::vector<uint8_t> ub_init;  // shadow: 1 where the byte has been written
+    uint64_t hw_base[kHwCount] = {};   // arena offset of each local memory
+    uint32_t hw_size[kHwCount] = {};   // its capacity on this SoC
+    uint32_t hw_cursor[kHwCount] = {}; // bump allocator per memory (UB uses ub_cursor)
+    bool cube_arena = false;           // L1/L0 part of the arena materialised
+    bool is_aic = false;               // this emulated core is a cube core (AIC_MODE, or the AIC of a MIX group)
+    int sub_block_idx = 0;             // MIX: which AIV of the group (0/1)
+    int sub_block_num = 1;
     std::deque<BlockInfo> blocks;
     BlockInfo static_block;        // backs LocalTensor(pos, addr, size) static tensors
     uint32_t ub_cursor = 0;
@@ -175,6 +217,11 @@ struct CoreCtx {
     uint64_t gm_write = 0;
     double mte2_bpc = 1.0;
     double mte3_bpc = 1.0;
+    double l1_hbm_bpc = 1.0;   // GM -> L1 bytes/cycle for data not yet in L2 (first touch)
+    double l1_l2_bpc = 1.0;    // GM -> L1 bytes/cycle for L2 hits
+    double fix_gm_bpc = 1.0;   // L0C -> GM bytes/cycle
+    uint64_t l1_read = 0;      // bytes loaded from GM into L1 / L0 by the cube (MTE2)
+    uint64_t cube_macs = 0;    // useful multiply-accumulates issued by Mmad (m * n * k)
     std::vector<TimelineEvent> timeline;
     size_t timeline_cap = 0;
     bool timeline_truncated = false;
@@ -262,6 +309,22 @@ struct QueueState {
 
 // Producer and consumer pipes of a queue edge (ASC kernel_event.h GetQueEvt, vector subset).
 inline void que_pipes(TPosition src, TPosition dst, Pipe& producer, Pipe& consumer) {
+    // Cube edges (ASC kernel_event.h): GM->L1 MTE2_MTE1, L1->L0A/L0B MTE1_M, L0C->out M_FIX.
+    if (src == TPosition::A1 || src == TPosition::B1 || src == TPosition::C1) {
+        producer = Pipe::MTE1;
+        consumer = Pipe::M;
+        return;
+    }
+    if (src == TPosition::CO1) {
+        producer = Pipe::M;
+        consumer = Pipe::FIX;
+        return;
+    }
+    if (src == TPosition::CO2) {
+        producer = Pipe::FIX;
+        consumer = Pipe::MTE3;
+        return;
+    }
     if (src == TPosition::GM) {
         producer = Pipe::MTE2;
         consumer = (dst == TPosition::A1 || dst == TPosition::B1) ? Pipe::MTE1 : Pipe::V;
@@ -313,7 +376,8 @@ ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const ch
 ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api);
 // Operand checks.
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
-                                  uint32_t align);
+                                  uint32_t align, uint32_t hw_mask = kHwUB);
+ASCEND_SIM_API void ensure_cube_arena(CoreCtx& c);
 ASCEND_SIM_API void need(const LocalView& v, uint64_t bytes, const char* api, const char* role, const SrcLoc& loc);
 ASCEND_SIM_API void check_init(const LocalView& v, uint64_t off, uint64_t bytes, const char* api, const char* role,
                                const SrcLoc& loc);
@@ -360,6 +424,21 @@ ASCEND_SIM_API void pad_copy_out(void* gm, const TensorRef& src, uint32_t count,
                                  uint64_t src_stride_blocks, uint64_t dst_stride_bytes, uint32_t esize, DType dt,
                                  const SrcLoc& loc);
 ASCEND_SIM_API void set_atomic(int op);
+// Cube path (cube_impl.h).
+ASCEND_SIM_API void cube_nd2nz(const TensorRef& dst, const void* gm, uint32_t esize, const Nd2NzParams& p,
+                               const SrcLoc& loc);
+ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, const void* gm, uint32_t esize,
+                                const LoadData2DParams& p, const SrcLoc& loc);
+ASCEND_SIM_API void cube_mmad(const TensorRef& dst, DType ct, const TensorRef& a, DType at, const TensorRef& b,
+                              DType bt, const TensorRef* bias, DType biast, const MmadParams& p, const SrcLoc& loc);
+ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, const TensorRef& src, DType st,
+                                 const TensorRef* quant, const FixpipeParamsV220& p, CO2Layout layout,
+                                 const SrcLoc& loc);
+ASCEND_SIM_API void cube_init_const(const TensorRef& dst, uint32_t esize, const void* value, uint32_t repeat,
+                                    uint32_t block_num, uint32_t dst_gap, const SrcLoc& loc);
+ASCEND_SIM_API void cross_core_set(int mode, int flag, const SrcLoc& loc);
+ASCEND_SIM_API void cross_core_wait(int flag, const SrcLoc& loc);
+ASCEND_SIM_API bool core_is_aic();
 
 }  // namespace sim
 }  // namespace AscendC

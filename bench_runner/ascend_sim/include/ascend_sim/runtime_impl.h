@@ -24,6 +24,7 @@
 #include <mutex>
 #include <set>
 #include <shared_mutex>
+#include <unordered_set>
 
 #include "runtime.h"
 
@@ -78,6 +79,12 @@ struct Runtime {
     bool bar_deadlock_reported = false;
     bool waves = false;
     std::atomic<bool> fatal_in_progress{false};
+    // L2 model for cube loads: the GM lines (512 B) read into L1 during this launch
+    std::mutex l2_mu;
+    std::unordered_set<uintptr_t> l2_lines;
+    uint64_t l2_bound_cycles = 0;
+    uint64_t cube_macs = 0;
+    bool mode_set = false;
 };
 
 // Internal helpers used before their definition below.
@@ -91,6 +98,8 @@ ASCEND_SIM_API void record(bool error, const char* code, const char* api, const 
 ASCEND_SIM_API void fatal_exit();
 ASCEND_SIM_API bool gm_contains(const void* p, uint64_t bytes, std::string* why);
 ASCEND_SIM_API void barrier_core_exit();
+ASCEND_SIM_API void l2_touch(const void* gm, uint64_t bytes);
+ASCEND_SIM_API uint64_t l1_load_cycles(CoreCtx& c, uint64_t bytes);
 
 ASCEND_SIM_API Runtime& rt() {
     static Runtime* r = new Runtime();  // never destroyed: usable from signal handlers and atexit
@@ -247,6 +256,9 @@ ASCEND_SIM_API std::string build_report() {
                   static_cast<unsigned long long>(r.hbm_bound_cycles), static_cast<unsigned long long>(r.gm_bytes),
                   r.soc ? r.soc->freq_mhz : 0.0);
     o += buf;
+    std::snprintf(buf, sizeof buf, ", \"l2_bound_cycles\": %llu, \"cube_macs\": %llu",
+                  static_cast<unsigned long long>(r.l2_bound_cycles), static_cast<unsigned long long>(r.cube_macs));
+    o += buf;
     o += ", \"cores\": [";
     bool first = true;
     for (const auto& cp : r.cores) {
@@ -262,8 +274,10 @@ ASCEND_SIM_API std::string build_report() {
                           static_cast<unsigned long long>(c.pipe_busy[p]));
             o += buf;
         }
-        std::snprintf(buf, sizeof buf, "}, \"gm_read_bytes\": %llu, \"gm_write_bytes\": %llu}",
-                      static_cast<unsigned long long>(c.gm_read), static_cast<unsigned long long>(c.gm_write));
+        std::snprintf(buf, sizeof buf,
+                      "}, \"gm_read_bytes\": %llu, \"gm_write_bytes\": %llu, \"l1_load_bytes\": %llu, \"core_type\": \"%s\"}",
+                      static_cast<unsigned long long>(c.gm_read), static_cast<unsigned long long>(c.gm_write),
+                      static_cast<unsigned long long>(c.l1_read), c.is_aic ? "AIC" : "AIV");
         o += buf;
     }
     o += "], \"timeline\": [";
@@ -639,6 +653,22 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int worker, u
     c.block_num = r.block_dim;
     c.phys_core = worker;
     c.soc = r.soc;
+    c.is_aic = r.mode_set && r.mode == KernelMode::AIC_MODE;
+    {
+        // Local memory arena: UB at offset 0 (what vector kernels use), then the cube memories.
+        // Capacity for all of it is reserved up front (not touched) so materialising the cube part
+        // on first use never moves UB data.
+        const uint32_t sizes[kHwCount] = {0, r.soc->ub_bytes, r.soc->l1_bytes, r.soc->l0a_bytes, r.soc->l0b_bytes,
+                                          r.soc->l0c_bytes, r.soc->bt_bytes, r.soc->fb_bytes};
+        uint64_t off = 0;
+        for (int h = 0; h < kHwCount; ++h) {
+            c.hw_base[h] = off;
+            c.hw_size[h] = sizes[h];
+            off += sizes[h];
+        }
+        c.ub.reserve(off);
+        c.ub_init.reserve(off);
+    }
     c.ub.assign(r.soc->ub_bytes, 0xFF);  // stale contents: NaN for float types, -1 for integers
     c.ub_init.assign(r.soc->ub_bytes, 0);
     c.static_block.addr = 0;
@@ -655,6 +685,12 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int worker, u
         const int active = std::min(r.block_dim, r.phys_cores);
         c.mte2_bpc = std::min(r.soc->mte2_bpc, hbm_bpc / active);
         c.mte3_bpc = std::min(r.soc->mte3_bpc, hbm_bpc / active);
+        // Cube loads: at the per-core GM -> L1 rate, shared L2 bandwidth; the HBM side is bounded
+        // chip-wide by the unique lines read (run_kernel_impl).
+        const double l2_bpc = r.soc->l2_gbps * 1000.0 / r.soc->freq_mhz;
+        c.l1_l2_bpc = std::min(r.soc->mte2_l1_bpc, l2_bpc / active);
+        c.l1_hbm_bpc = std::min(r.soc->mte2_l1_bpc, hbm_bpc / active);
+        c.fix_gm_bpc = std::min(r.soc->fix_bpc, hbm_bpc / active);
     }
     CoreCtx* raw = ctx.get();
     {
@@ -708,6 +744,10 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
     r.kernel = name;
     r.block_dim = bd;
     r.abort = false;
+    {
+        std::lock_guard<std::mutex> lk(r.l2_mu);
+        r.l2_lines.clear();
+    }
     r.cores.clear();
     r.cores.resize(static_cast<size_t>(bd));
     r.phys_cores = r.mode == KernelMode::AIC_MODE ? r.soc->cube_cores : r.soc->vector_cores;
@@ -794,16 +834,31 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
 
     uint64_t core_bound = 0;
     uint64_t gm_bytes = 0;
+    uint64_t l1_bytes = 0;
+    uint64_t macs = 0;
     for (uint64_t t : worker_clock) core_bound = std::max(core_bound, t);
     for (const auto& cp : r.cores) {
-        if (cp) gm_bytes += cp->gm_read + cp->gm_write;
+        if (cp) {
+            gm_bytes += cp->gm_read + cp->gm_write;
+            l1_bytes += cp->l1_read;
+            macs += cp->cube_macs;
+        }
+    }
+    {
+        // Cube loads reach HBM once per distinct 512-byte line; repeats are L2 hits.
+        std::lock_guard<std::mutex> lk(r.l2_mu);
+        gm_bytes += static_cast<uint64_t>(r.l2_lines.size()) * 512;
     }
     const double hbm_bpc = r.soc->hbm_gbps * 1000.0 / r.soc->freq_mhz;
+    const double l2_bpc = r.soc->l2_gbps * 1000.0 / r.soc->freq_mhz;
     const uint64_t hbm_bound = static_cast<uint64_t>(static_cast<double>(gm_bytes) / hbm_bpc + 0.999);
+    const uint64_t l2_bound = static_cast<uint64_t>(static_cast<double>(l1_bytes) / l2_bpc + 0.999);
     r.core_bound_cycles = core_bound;
     r.hbm_bound_cycles = hbm_bound;
+    r.l2_bound_cycles = l2_bound;
+    r.cube_macs = macs;
     r.gm_bytes = gm_bytes;
-    r.total_cycles = std::max(core_bound, hbm_bound);
+    r.total_cycles = std::max(std::max(core_bound, hbm_bound), l2_bound);
     r.launches.push_back(LaunchSummary{name, bd, r.total_cycles, cycles_to_us(r.total_cycles)});
     if (r.any_error) {
         std::fprintf(stderr, "[ERROR][Host][%s:%d][ICPU_RUN_KF] kernel %s failed, see the errors above\n", file, line, name);
@@ -816,6 +871,17 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
 ASCEND_SIM_API void set_kernel_mode(KernelMode mode) {
     configure();
     rt().mode = mode;
+    rt().mode_set = true;
+}
+
+ASCEND_SIM_API bool core_is_aic() { return tl_core && tl_core->is_aic; }
+
+ASCEND_SIM_API void l2_touch(const void* gm, uint64_t bytes) {
+    if (!bytes) return;
+    Runtime& r = rt();
+    const uintptr_t a = reinterpret_cast<uintptr_t>(gm);
+    std::lock_guard<std::mutex> lk(r.l2_mu);
+    for (uintptr_t l = a >> 9; l <= (a + bytes - 1) >> 9; ++l) r.l2_lines.insert(l);
 }
 
 ASCEND_SIM_API void set_tiling_key(int64_t key) {
@@ -855,15 +921,36 @@ ASCEND_SIM_API std::string describe_block(const BlockInfo* b) {
     if (b->is_static) {
         std::snprintf(buf, sizeof buf, "static UB region");
     } else {
-        std::snprintf(buf, sizeof buf, "%s buffer of %u bytes at UB offset %u", b->is_tbuf ? "TBuf" : "queue", b->len,
-                      b->addr);
+        const CoreCtx* c = tl_core;
+        const uint64_t base = c ? c->hw_base[static_cast<int>(b->hw)] : 0;
+        std::snprintf(buf, sizeof buf, "%s buffer of %u bytes at %s offset %llu (TPosition::%s)",
+                      b->is_tbuf ? "TBuf" : "queue", b->len, hw_name(b->hw),
+                      static_cast<unsigned long long>(b->addr - base), position_name(b->pos));
     }
     return buf;
 }
 
+ASCEND_SIM_API void ensure_cube_arena(CoreCtx& c) {
+    if (c.cube_arena) return;
+    c.cube_arena = true;
+    c.ub.resize(c.ub.capacity(), 0xFF);
+    c.ub_init.resize(c.ub.capacity(), 0);
+}
+
+ASCEND_SIM_API std::string hw_mask_names(uint32_t mask) {
+    std::string out;
+    for (int h = 0; h < kHwCount; ++h) {
+        if (mask & (1u << h)) {
+            if (!out.empty()) out += " / ";
+            out += hw_name(static_cast<Hardware>(h));
+        }
+    }
+    return out;
+}
+
 // Validates a LocalTensor operand: allocated, not freed, aligned; returns its memory.
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
-                                  uint32_t align) {
+                                  uint32_t align, uint32_t hw_mask) {
     BlockInfo* b = t.blk;
     if (!b) {
         fail("BAD_PARAM", api, loc,
@@ -880,11 +967,18 @@ ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const cha
         fail("USE_AFTER_FREE", api, loc, "%s refers to a queue buffer that is free (after FreeTensor)", role);
     }
     CoreCtx* c = tl_core;
+    if (!(hw_mask & hw_bit(b->hw))) {
+        fail("BAD_PARAM", api, loc,
+             "Failed to check %s tensor position in %s, supported positions are %s, current position is "
+             "TPosition::%s (%s)",
+             role, api, hw_mask_names(hw_mask).c_str(), position_name(b->pos), hw_name(b->hw));
+    }
     const uint64_t addr = static_cast<uint64_t>(b->addr) + t.off;
-    if (align > 1 && addr % align != 0) {
+    const uint64_t rel = addr - c->hw_base[static_cast<int>(b->hw)];
+    if (align > 1 && rel % align != 0) {
         fail("ADDR_ALIGN", api, loc,
-             "%s starts at UB byte address %llu, which is not %u-byte aligned (%u bytes into its %s)", role,
-             static_cast<unsigned long long>(addr), align, t.off, describe_block(b).c_str());
+             "%s starts at %s byte address %llu, which is not %u-byte aligned (%u bytes into its %s)", role,
+             hw_name(b->hw), static_cast<unsigned long long>(rel), align, t.off, describe_block(b).c_str());
     }
     LocalView v;
     v.data = c->ub.data() + addr;
@@ -959,6 +1053,7 @@ ASCEND_SIM_API void tpipe_reset(const SrcLoc& loc) {
         b.gen++;
     }
     c.ub_cursor = 0;
+    for (auto& h : c.hw_cursor) h = 0;
     c.buffers_total = 0;
     for (auto& n : c.per_pos_buffers) n = 0;
 }
@@ -995,12 +1090,26 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
     if (q.inited) {
         fail("QUE_ORDER", "InitBuffer", loc, "this %s was already initialised by InitBuffer", tbuf ? "TBuf" : "queue");
     }
-    if (!is_ub_position(q.pos)) {
-        fail("UNSUPPORTED", "InitBuffer", loc,
-             "buffers at TPosition::%s (L1/L0/cube memory) are not emulated by ascend_sim yet; only VECIN/VECOUT/"
-             "VECCALC (Unified Buffer) are",
-             position_name(q.pos));
+    const Hardware hw = position_hw(q.pos, c.soc->split_arch);
+    if (hw == Hardware::GM) {
+        fail("BAD_PARAM", "InitBuffer", loc,
+             "buffer pos can not be Hardware::GM: TPosition::%s is global memory on %s (Fixpipe writes L0C results "
+             "straight to GM), so it has no local buffer",
+             position_name(q.pos), c.soc->name);
     }
+    if (c.is_aic && hw == Hardware::UB) {
+        fail("BAD_PARAM", "InitBuffer", loc,
+             "TPosition::%s is the Unified Buffer, which the cube core (AIC) does not have: on %s vector buffers "
+             "belong in the AIV part of the kernel (if ASCEND_IS_AIV) or an AIV_MODE launch",
+             position_name(q.pos), c.soc->name);
+    }
+    if (!c.is_aic && c.soc->split_arch && hw != Hardware::UB && rt().mode_set && rt().mode != KernelMode::AIC_MODE) {
+        fail("BAD_PARAM", "InitBuffer", loc,
+             "TPosition::%s is %s, a cube-core memory the vector core (AIV) does not have on %s: cube buffers belong "
+             "in the AIC part of the kernel (if ASCEND_IS_AIC) of a MIX_MODE or AIC_MODE launch",
+             position_name(q.pos), hw_name(hw), c.soc->name);
+    }
+    if (hw != Hardware::UB) ensure_cube_arena(c);
     if (num <= 0) fail("BAD_PARAM", "InitBuffer", loc, "buffer number must be at least 1 (got %d)", num);
     if (len == 0) {
         fail("BAD_PARAM", "InitBuffer", loc,
@@ -1020,7 +1129,17 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
              c.buffers_total, QBUF_MAX_LEN);
     }
     const uint64_t need_bytes = static_cast<uint64_t>(aligned) * static_cast<uint64_t>(num);
-    if (c.ub_cursor + need_bytes > c.soc->ub_bytes) {
+    if (hw != Hardware::UB) {
+        const int h = static_cast<int>(hw);
+        if (c.hw_cursor[h] + need_bytes > c.hw_size[h]) {
+            fail("BUF_OVERFLOW", "InitBuffer", loc,
+                 "buffers at TPosition::%s need %llu bytes of %s in total (%u already allocated + %d x %u), which "
+                 "exceeds the %u-byte %s of %s",
+                 position_name(q.pos), static_cast<unsigned long long>(c.hw_cursor[h] + need_bytes), hw_name(hw),
+                 c.hw_cursor[h], num, aligned, c.hw_size[h], hw_name(hw), c.soc->name);
+        }
+    }
+    if (hw == Hardware::UB && c.ub_cursor + need_bytes > c.soc->ub_bytes) {
         fail("UB_OVERFLOW", "InitBuffer", loc,
              "buffers need %llu bytes in total (%u already allocated + %d x %u), which exceeds the %u-byte Unified "
              "Buffer of %s",
@@ -1035,14 +1154,20 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
     for (int i = 0; i < num; ++i) {
         c.blocks.emplace_back();
         BlockInfo& b = c.blocks.back();
-        b.addr = c.ub_cursor;
+        if (hw == Hardware::UB) {
+            b.addr = c.ub_cursor;
+            c.ub_cursor += aligned;
+        } else {
+            b.addr = static_cast<uint32_t>(c.hw_base[static_cast<int>(hw)] + c.hw_cursor[static_cast<int>(hw)]);
+            c.hw_cursor[static_cast<int>(hw)] += aligned;
+        }
         b.len = aligned;
+        b.hw = hw;
         b.pos = q.pos;
         b.is_tbuf = tbuf;
         b.owner = &q;
         b.index = i;
         b.state = tbuf ? BufState::OCCUPIED : BufState::FREE;
-        c.ub_cursor += aligned;
         q.blocks[i] = &b;
     }
     c.buffers_total += num;
@@ -1286,11 +1411,17 @@ ASCEND_SIM_API void copy_gm_to_ub(const TensorRef& dst, const void* gm, uint64_t
     CoreCtx& c = enter("DataCopy", loc);
     const uint64_t bytes = count * esize;
     check_copy_len(count, esize, dt, "DataCopy", loc);
-    LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE);
+    LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE, kHwUB | hw_bit(Hardware::L1));
     need(d, bytes, "DataCopy", "dst (LocalTensor)", loc);
     check_gm(gm, bytes, false, "DataCopy", loc);
     std::memcpy(d.data, gm, bytes);
     mark_written(d, 0, bytes);
+    if (d.blk->hw == Hardware::L1) {  // GM -> L1 (A1/B1/C1): the cube's load path
+        l2_touch(gm, bytes);
+        c.l1_read += bytes;
+        charge(c, Pipe::MTE2, l1_load_cycles(c, bytes), "DataCopy", loc, {{d.blk, true}});
+        return;
+    }
     c.gm_read += bytes;
     charge(c, Pipe::MTE2, mte_cycles(c.soc->mte2_latency, c.mte2_bpc, bytes, 1, 0), "DataCopy", loc, {{d.blk, true}});
 }
@@ -1300,7 +1431,7 @@ ASCEND_SIM_API void copy_ub_to_gm(void* gm, const TensorRef& src, uint64_t count
     CoreCtx& c = enter("DataCopy", loc);
     const uint64_t bytes = count * esize;
     check_copy_len(count, esize, dt, "DataCopy", loc);
-    LocalView s = view_raw(src, "DataCopy", "src (LocalTensor)", loc, ONE_BLK_SIZE);
+    LocalView s = view_raw(src, "DataCopy", "src (LocalTensor)", loc, ONE_BLK_SIZE, kHwUB | hw_bit(Hardware::L1));
     need(s, bytes, "DataCopy", "src (LocalTensor)", loc);
     check_init(s, 0, bytes, "DataCopy", "src (LocalTensor)", loc);
     check_gm(gm, bytes, true, "DataCopy", loc);
@@ -1314,13 +1445,21 @@ ASCEND_SIM_API void copy_ub_to_ub(const TensorRef& dst, const TensorRef& src, ui
     CoreCtx& c = enter("DataCopy", loc);
     const uint64_t bytes = count * esize;
     check_copy_len(count, esize, DType::OTHER, "DataCopy", loc);
-    LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE);
-    LocalView s = view_raw(src, "DataCopy", "src (LocalTensor)", loc, ONE_BLK_SIZE);
+    LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE,
+                           kHwUB | hw_bit(Hardware::L1) | hw_bit(Hardware::BIAS));
+    const bool to_bt = d.blk->hw == Hardware::BIAS;
+    LocalView s = view_raw(src, "DataCopy", "src (LocalTensor)", loc, ONE_BLK_SIZE,
+                           to_bt ? hw_bit(Hardware::L1) : kHwUB);
     need(d, bytes, "DataCopy", "dst (LocalTensor)", loc);
     need(s, bytes, "DataCopy", "src (LocalTensor)", loc);
     check_init(s, 0, bytes, "DataCopy", "src (LocalTensor)", loc);
     std::memmove(d.data, s.data, bytes);
     mark_written(d, 0, bytes);
+    if (to_bt || d.blk->hw == Hardware::L1) {  // L1 -> bias table (MTE1) or UB -> L1 (MTE3)
+        const Pipe p = to_bt ? Pipe::MTE1 : Pipe::MTE3;
+        charge(c, p, c.soc->mte1_latency + (bytes + 63) / 64, "DataCopy", loc, {{s.blk, false}, {d.blk, true}});
+        return;
+    }
     const auto& vc = c.soc->vec[static_cast<int>(VecClass::COPY)];
     const uint64_t reps = (bytes + 255) / 256;
     charge(c, Pipe::V, vc.startup_b32 + (reps ? reps - 1 : 0) * vc.per_repeat_b32, "DataCopy", loc,
@@ -1339,18 +1478,25 @@ ASCEND_SIM_API void copy_gm_to_ub_params(const TensorRef& dst, const void* gm, c
     CoreCtx& c = enter("DataCopy", loc);
     copy_params_check(p, "DataCopy", loc);
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE);
+    LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE, kHwUB | hw_bit(Hardware::L1));
     const uint64_t burst = static_cast<uint64_t>(p.blockLen) * ONE_BLK_SIZE;
     const uint64_t sstep = (static_cast<uint64_t>(p.blockLen) + p.srcGap) * ONE_BLK_SIZE;
     const uint64_t dstep = (static_cast<uint64_t>(p.blockLen) + p.dstGap) * ONE_BLK_SIZE;
     need(d, (p.blockCount - 1) * dstep + burst, "DataCopy", "dst (LocalTensor)", loc);
     const uint8_t* s = static_cast<const uint8_t*>(gm);
+    const bool to_l1 = d.blk->hw == Hardware::L1;
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         check_gm(s + i * sstep, burst, false, "DataCopy", loc);
         std::memcpy(d.data + i * dstep, s + i * sstep, burst);
         mark_written(d, i * dstep, burst);
+        if (to_l1) l2_touch(s + i * sstep, burst);
     }
     const uint64_t bytes = burst * p.blockCount;
+    if (to_l1) {
+        c.l1_read += bytes;
+        charge(c, Pipe::MTE2, l1_load_cycles(c, bytes), "DataCopy", loc, {{d.blk, true}});
+        return;
+    }
     c.gm_read += bytes;
     charge(c, Pipe::MTE2, mte_cycles(c.soc->mte2_latency, c.mte2_bpc, bytes, p.blockCount, c.soc->burst_overhead),
            "DataCopy", loc, {{d.blk, true}});
@@ -1470,3 +1616,5 @@ ASCEND_SIM_API void set_atomic(int op) {
 
 }  // namespace sim
 }  // namespace AscendC
+
+#include "cube_impl.h"

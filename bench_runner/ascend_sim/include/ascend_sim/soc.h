@@ -70,6 +70,32 @@ struct SocProfile {
     bool has_datacopypad;       // DataCopyPad exists (not on 310P, ASC DataCopyPad docs)
     bool has_bf16;              // bfloat16 vector support (910B and later)
     VecCost vec[static_cast<int>(VecClass::COUNT_)];
+    // ---- cube unit (same on every profile unless given; all per AI core) ----
+    uint32_t bt_bytes = 1024;      // bias table (INI / ASC 2201 spec: BT 1 KiB)
+    uint32_t fb_bytes = 7168;      // Fixpipe buffer (ASC CPU checker bufferInitLen FIXBUF 7 KiB)
+    // Mmad: one 16x16x16 fp16 block per cycle = 4096 MAC/cycle (ASC Matmul tiling doc: "one cycle
+    // computes a 16x16x16 fp16 block"; base block 128x64x256 = 512 cycles); float 1/4 of that rate
+    // (ASC doc); int8 16x32x16 per cycle (INI cube m,n,k for int8).
+    uint32_t cube_macs_f16 = 4096;
+    uint32_t cube_f32_div = 4;
+    uint32_t cube_macs_i8 = 8192;
+    uint32_t mmad_startup = 24;    // cycles per Mmad instruction (pipeline fill) [model; MSKPP Mmad at n=16
+                                   // reaches ~40 % of the n>=512 rate, consistent with ~20-30 cycles]
+    // MTE1 L1 -> L0A / L0B: ASC 2201 spec 256 / 128 B/cycle (MSKPP measured ~244 / ~122).
+    double mte1_l0a_bpc = 256.0;
+    double mte1_l0b_bpc = 128.0;
+    uint32_t mte1_latency = 20;    // [model]
+    // MTE2 GM -> L1: MSKPP single core ~262 GB/s at >= 256 KiB, i.e. ~145 B/cycle at 1.8 GHz.
+    double mte2_l1_bpc = 145.0;
+    uint32_t mte2_l1_latency = 225;  // same start-up as GM -> UB
+    // L2 cache: repeated reads of GM data that another cube load already fetched come from L2
+    // (192 MiB on 910B); chip-wide L2 read bandwidth ~7 TB/s (ASC L2-split doc, "L2 ~7 TB/s").
+    double l2_gbps = 7000.0;
+    // FIX L0C -> GM: MSKPP up to ~203 GB/s (~113 B/cycle); theoretical 128 B/cycle.
+    double fix_bpc = 113.0;
+    uint32_t fix_latency = 100;    // [model]
+    // Cross-core flag round trip (CrossCoreSetFlag -> CrossCoreWaitFlag) [model]
+    uint32_t cross_core_cycles = 100;
 };
 
 // msKPP 910B1 vector table (MSKPP), reused for every profile: no 310P data is public.

@@ -15,6 +15,9 @@
 #ifndef KERNEL_ARGS
 #define KERNEL_ARGS 3
 #endif
+#ifndef KERNEL_MODE
+#define KERNEL_MODE AIV_MODE
+#endif
 
 #if KERNEL_ARGS == 1
 extern "C" __global__ __aicore__ void KERNEL_NAME(GM_ADDR a0);
@@ -58,7 +61,7 @@ int main(int argc, char** argv)
 #ifdef TILING_KEY
     ICPU_SET_TILING_KEY(TILING_KEY);
 #endif
-    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    AscendC::SetKernelMode(KernelMode::KERNEL_MODE);
     ICPU_RUN_KF(KERNEL_NAME, blockDim, CALL_ARGS);
     char name[4096];
     for (int i = 0; i < KERNEL_ARGS; ++i) {

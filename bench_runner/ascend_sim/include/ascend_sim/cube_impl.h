@@ -1,0 +1,529 @@
+// ascend_sim: out-of-line part of the cube path — GM -> L1 with ND -> NZ, LoadData (L1 -> L0A/L0B),
+// Mmad (L0A x L0B -> L0C), Fixpipe (L0C -> GM with NZ -> ND, conversion, quantisation, ReLU),
+// InitConstValue, and the cross-core flags of mixed (AIC + AIV) kernels.
+//
+// Layouts (ASC docs; "fractal" = 512 bytes = 16 rows x C0 columns, C0 = 32 bytes / element size):
+//   L1 (after Nd2Nz)  NZ: element (r, c) at (c / C0) * dstNzC0Stride * C0 + r * dstNzNStride * C0 + c % C0
+//   L0A (A, m x k)    Zz: fractal (i / 16, kk / C0) at row-major fractal index, rows of C0 inside
+//   L0B (B, k x n)    Zn: fractal (kk / C0, j / 16) at row-major fractal index, each fractal stored
+//                         n-major (16 columns of C0 k-values)
+//   L0C (C, m x n)    Nz: fractal (i / 16, j / 16) at (j / 16) * ceil(m / 16) + i / 16, rows of 16 inside
+// Included at the end of runtime_impl.h (same inline / prebuilt rules).
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "runtime.h"
+
+namespace AscendC {
+namespace sim {
+
+namespace {
+constexpr uint32_t kFractal = 512;
+}
+
+ASCEND_SIM_API uint32_t dtype_size(DType d) {
+    switch (d) {
+        case DType::F16:
+        case DType::BF16:
+        case DType::I16:
+        case DType::U16: return 2;
+        case DType::F32:
+        case DType::I32:
+        case DType::U32: return 4;
+        case DType::I8:
+        case DType::U8:
+        case DType::BOOL: return 1;
+        default: return 8;
+    }
+}
+
+ASCEND_SIM_API float load_as_float(const uint8_t* p, DType d) {
+    switch (d) {
+        case DType::F16: {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            return half_bits_to_float(v);
+        }
+        case DType::BF16: {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            return bf16_bits_to_float(v);
+        }
+        case DType::F32: {
+            float v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+        case DType::I8: return static_cast<float>(*reinterpret_cast<const int8_t*>(p));
+        case DType::U8: return static_cast<float>(*p);
+        case DType::I32: {
+            int32_t v;
+            std::memcpy(&v, p, 4);
+            return static_cast<float>(v);
+        }
+        default: return 0.0f;
+    }
+}
+
+ASCEND_SIM_API uint64_t l1_load_cycles(CoreCtx& c, uint64_t bytes) {
+    return c.soc->mte2_l1_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / c.l1_l2_bpc));
+}
+
+// ------------------------------------------------------------------------------------------
+// GM -> L1 with ND -> NZ conversion (DataCopy with Nd2NzParams)
+// ------------------------------------------------------------------------------------------
+ASCEND_SIM_API void cube_nd2nz(const TensorRef& dst, const void* gm, uint32_t esize, const Nd2NzParams& p,
+                               const SrcLoc& loc) {
+    CoreCtx& c = enter("DataCopy", loc);
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
+    const uint32_t c0 = ONE_BLK_SIZE / esize;
+    if (p.nValue > 1 && p.srcDValue < p.dValue) {
+        fail("BAD_PARAM", "DataCopy", loc,
+             "Nd2NzParams.srcDValue (%u elements between source rows) is smaller than dValue (%u columns): rows "
+             "would overlap",
+             p.srcDValue, p.dValue);
+    }
+    if (p.dstNzC0Stride == 0 && p.dValue > c0) {
+        fail("BAD_PARAM", "DataCopy", loc,
+             "Nd2NzParams.dstNzC0Stride is 0 but dValue %u spans several %u-element C0 blocks; set it to the "
+             "(16-aligned) row count of the NZ matrix",
+             p.dValue, c0);
+    }
+    const uint32_t dblocks = (p.dValue + c0 - 1) / c0;
+    // Extent of the destination, in elements.
+    uint64_t last = 0;
+    for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
+        const uint64_t base = static_cast<uint64_t>(nd) * p.dstNzMatrixStride;
+        const uint64_t e = base + static_cast<uint64_t>(dblocks - 1) * p.dstNzC0Stride * c0 +
+                           static_cast<uint64_t>(p.nValue - 1) * p.dstNzNStride * c0 + c0;
+        last = std::max(last, e);
+    }
+    need(d, last * esize, "DataCopy", "dst (LocalTensor)", loc);
+    const uint8_t* g = static_cast<const uint8_t*>(gm);
+    uint64_t bytes = 0;
+    for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
+        const uint64_t sbase = static_cast<uint64_t>(nd) * p.srcNdMatrixStride;
+        const uint64_t dbase = static_cast<uint64_t>(nd) * p.dstNzMatrixStride;
+        for (uint32_t r = 0; r < p.nValue; ++r) {
+            const uint8_t* row = g + (sbase + static_cast<uint64_t>(r) * p.srcDValue) * esize;
+            check_gm(row, static_cast<uint64_t>(p.dValue) * esize, false, "DataCopy", loc);
+            l2_touch(row, static_cast<uint64_t>(p.dValue) * esize);
+            for (uint32_t blk = 0; blk < dblocks; ++blk) {
+                const uint64_t doff =
+                    (dbase + static_cast<uint64_t>(blk) * p.dstNzC0Stride * c0 + static_cast<uint64_t>(r) * p.dstNzNStride * c0) *
+                    esize;
+                const uint32_t col0 = blk * c0;
+                const uint32_t ncols = std::min<uint32_t>(c0, p.dValue - col0);
+                std::memcpy(d.data + doff, row + static_cast<uint64_t>(col0) * esize, static_cast<size_t>(ncols) * esize);
+                if (ncols < c0) std::memset(d.data + doff + ncols * esize, 0, (c0 - ncols) * esize);  // zero pad to C0
+                mark_written(d, doff, ONE_BLK_SIZE);
+            }
+            bytes += (static_cast<uint64_t>(p.dValue) * esize + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
+        }
+    }
+    c.l1_read += bytes;
+    charge(c, Pipe::MTE2, l1_load_cycles(c, bytes), "DataCopy(Nd2Nz)", loc, {{d.blk, true}});
+}
+
+// ------------------------------------------------------------------------------------------
+// LoadData 2D: fractals from L1 (or GM) into L0A / L0B (or L1), optionally transposed
+// ------------------------------------------------------------------------------------------
+ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, const void* gm, uint32_t esize,
+                                const LoadData2DParams& p, const SrcLoc& loc) {
+    CoreCtx& c = enter("LoadData", loc);
+    if (p.addrMode != 0) {
+        fail("UNSUPPORTED", "LoadData", loc, "LoadData2DParams.addrMode = %u (decrementing addresses) is not emulated",
+             p.addrMode);
+    }
+    if (p.repeatTimes == 0) return;
+    const uint32_t dst_mask = hw_bit(Hardware::L0A) | hw_bit(Hardware::L0B) | (src ? 0u : hw_bit(Hardware::L1));
+    LocalView d = view_raw(dst, "LoadData", "dst (LocalTensor)", loc, ONE_BLK_SIZE, dst_mask);
+    if (d.blk->hw != Hardware::L1) {
+        const uint64_t rel = static_cast<uint64_t>(d.blk->addr) + dst.off - c.hw_base[static_cast<int>(d.blk->hw)];
+        if (rel % kFractal != 0) {
+            fail("ADDR_ALIGN", "LoadData", loc,
+                 "dst starts at %s byte address %llu, which is not 512-byte aligned (L0A/L0B hold whole fractals)",
+                 hw_name(d.blk->hw), static_cast<unsigned long long>(rel));
+        }
+    }
+    if (p.ifTranspose && esize != 2) {
+        fail("BAD_PARAM", "LoadData", loc,
+             "LoadData2DParams.ifTranspose needs a 16-bit element type (half / bfloat16_t); %u-byte elements need "
+             "LoadDataWithTranspose",
+             esize);
+    }
+    const uint64_t dst_extent = (static_cast<uint64_t>(p.repeatTimes - 1) * (1u + p.dstGap) + 1) * kFractal;
+    need(d, dst_extent, "LoadData", "dst (LocalTensor)", loc);
+    LocalView s{};
+    const uint8_t* sbase = nullptr;
+    const uint64_t src_extent = (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(p.repeatTimes - 1) * p.srcStride + 1) * kFractal;
+    if (src) {
+        s = view_raw(*src, "LoadData", "src (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
+        need(s, src_extent, "LoadData", "src (LocalTensor)", loc);
+        sbase = s.data;
+    } else {
+        sbase = static_cast<const uint8_t*>(gm);
+    }
+    const uint32_t c0 = ONE_BLK_SIZE / esize;
+    uint8_t tmp[kFractal];
+    uint8_t tmp_sh[kFractal];
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const uint64_t so = (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * kFractal;
+        const uint64_t dof = static_cast<uint64_t>(r) * (1u + p.dstGap) * kFractal;
+        const uint8_t* sp = sbase + so;
+        if (!src) {
+            check_gm(sp, kFractal, false, "LoadData", loc);
+            l2_touch(sp, kFractal);
+        }
+        const uint8_t* ssh = src ? s.shadow + so : nullptr;
+        if (p.ifTranspose) {
+            for (uint32_t i = 0; i < 16; ++i) {
+                for (uint32_t j = 0; j < c0; ++j) {
+                    std::memcpy(tmp + (j * 16 + i) * esize, sp + (i * c0 + j) * esize, esize);
+                    std::memset(tmp_sh + (j * 16 + i) * esize, ssh ? ssh[(i * c0 + j) * esize] : 1, esize);
+                }
+            }
+            std::memcpy(d.data + dof, tmp, kFractal);
+            std::memcpy(d.shadow + dof, tmp_sh, kFractal);
+        } else {
+            std::memmove(d.data + dof, sp, kFractal);
+            if (ssh) {
+                std::memmove(d.shadow + dof, ssh, kFractal);
+            } else {
+                mark_written(d, dof, kFractal);
+            }
+        }
+    }
+    const uint64_t bytes = static_cast<uint64_t>(p.repeatTimes) * kFractal;
+    if (src) {
+        const double bpc = d.blk->hw == Hardware::L0A ? c.soc->mte1_l0a_bpc : c.soc->mte1_l0b_bpc;
+        charge(c, Pipe::MTE1, c.soc->mte1_latency + static_cast<uint64_t>(std::ceil(bytes / bpc)), "LoadData", loc,
+               {{s.blk, false}, {d.blk, true}});
+    } else {
+        c.l1_read += bytes;
+        charge(c, Pipe::MTE2, l1_load_cycles(c, bytes), "LoadData", loc, {{d.blk, true}});
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Mmad: C (L0C, Nz) = [C or 0 or bias] + A (L0A, Zz) x B (L0B, Zn)
+// ------------------------------------------------------------------------------------------
+ASCEND_SIM_API void cube_mmad(const TensorRef& dst, DType ct, const TensorRef& a, DType at, const TensorRef& b,
+                              DType bt, const TensorRef* bias, DType biast, const MmadParams& p, const SrcLoc& loc) {
+    CoreCtx& c = enter("Mmad", loc);
+    if (p.m > 4095 || p.n > 4095 || p.k > 4095) {
+        fail("BAD_PARAM", "Mmad", loc, "MmadParams m/n/k = %u/%u/%u; each must be in [0, 4095]", p.m, p.n, p.k);
+    }
+    if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    LocalView vc = view_raw(dst, "Mmad", "dst (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L0C));
+    LocalView va = view_raw(a, "Mmad", "fm (LocalTensor, A)", loc, kFractal, hw_bit(Hardware::L0A));
+    LocalView vb = view_raw(b, "Mmad", "filter (LocalTensor, B)", loc, kFractal, hw_bit(Hardware::L0B));
+    const uint32_t asz = dtype_size(at), bsz = dtype_size(bt), csz = dtype_size(ct);
+    const uint32_t c0a = ONE_BLK_SIZE / asz, c0b = ONE_BLK_SIZE / bsz;
+    const uint32_t m1 = (p.m + 15) / 16, n1 = (p.n + 15) / 16;
+    const uint32_t k1a = (p.k + c0a - 1) / c0a, k1b = (p.k + c0b - 1) / c0b;
+    need(va, static_cast<uint64_t>(m1) * k1a * kFractal, "Mmad", "fm (LocalTensor, A)", loc);
+    need(vb, static_cast<uint64_t>(k1b) * n1 * kFractal, "Mmad", "filter (LocalTensor, B)", loc);
+    need(vc, static_cast<uint64_t>(m1) * n1 * 256 * csz, "Mmad", "dst (LocalTensor)", loc);
+    const bool integer = ct == DType::I32;
+    const bool from_bias = bias != nullptr;
+    LocalView vbias{};
+    if (from_bias) {
+        vbias = view_raw(*bias, "Mmad", "bias (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::BIAS));
+        need(vbias, static_cast<uint64_t>(p.n) * dtype_size(biast), "Mmad", "bias (LocalTensor)", loc);
+        check_init(vbias, 0, static_cast<uint64_t>(p.n) * dtype_size(biast), "Mmad", "bias (LocalTensor)", loc);
+    }
+    const bool accumulate = !from_bias && (!p.cmatrixInitVal || p.isBias);
+    // Unpack A (m x k) and B (k x n) to row-major float/int64 (only the elements that matter).
+    std::vector<double> A(static_cast<size_t>(p.m) * p.k), B(static_cast<size_t>(p.k) * p.n);
+    bool uninit_a = false, uninit_b = false, uninit_c = false;
+    for (uint32_t i = 0; i < p.m; ++i) {
+        for (uint32_t kk = 0; kk < p.k; ++kk) {
+            const uint64_t off = ((static_cast<uint64_t>(i / 16) * k1a + kk / c0a) * 16 * c0a + (i % 16) * c0a + kk % c0a) * asz;
+            if (!va.shadow[off]) uninit_a = true;
+            A[static_cast<size_t>(i) * p.k + kk] = load_as_float(va.data + off, at);
+        }
+    }
+    for (uint32_t kk = 0; kk < p.k; ++kk) {
+        for (uint32_t j = 0; j < p.n; ++j) {
+            const uint64_t off = ((static_cast<uint64_t>(kk / c0b) * n1 + j / 16) * 16 * c0b + (j % 16) * c0b + kk % c0b) * bsz;
+            if (!vb.shadow[off]) uninit_b = true;
+            B[static_cast<size_t>(kk) * p.n + j] = load_as_float(vb.data + off, bt);
+        }
+    }
+    if (uninit_a) {
+        warn("UNINIT_READ", "Mmad", loc,
+             "fm (A, L0A) holds elements that were never written (stale L0A/L1 data) inside the m x k = %u x %u "
+             "area this Mmad reads",
+             p.m, p.k);
+    }
+    if (uninit_b) {
+        warn("UNINIT_READ", "Mmad", loc,
+             "filter (B, L0B) holds elements that were never written (stale L0B/L1 data) inside the k x n = %u x %u "
+             "area this Mmad reads",
+             p.k, p.n);
+    }
+    for (uint32_t i = 0; i < p.m; ++i) {
+        for (uint32_t j = 0; j < p.n; ++j) {
+            const uint64_t off = ((static_cast<uint64_t>(j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16) * csz;
+            uint8_t* out = vc.data + off;
+            if (integer) {
+                int64_t acc = 0;
+                if (accumulate) {
+                    if (!vc.shadow[off]) uninit_c = true;
+                    int32_t v;
+                    std::memcpy(&v, out, 4);
+                    acc = v;
+                } else if (from_bias) {
+                    int32_t v;
+                    std::memcpy(&v, vbias.data + static_cast<uint64_t>(j) * 4, 4);
+                    acc = v;
+                }
+                for (uint32_t kk = 0; kk < p.k; ++kk) {
+                    acc += static_cast<int64_t>(A[static_cast<size_t>(i) * p.k + kk]) *
+                           static_cast<int64_t>(B[static_cast<size_t>(kk) * p.n + j]);
+                }
+                const int32_t r = static_cast<int32_t>(acc);
+                std::memcpy(out, &r, 4);
+            } else {
+                float acc = 0.0f;
+                if (accumulate) {
+                    if (!vc.shadow[off]) uninit_c = true;
+                    std::memcpy(&acc, out, 4);
+                } else if (from_bias) {
+                    acc = load_as_float(vbias.data + static_cast<uint64_t>(j) * dtype_size(biast), biast);
+                }
+                // Products are exact in float for 16-bit inputs; the sum is kept in float (the L0C type).
+                for (uint32_t kk = 0; kk < p.k; ++kk) {
+                    acc += static_cast<float>(A[static_cast<size_t>(i) * p.k + kk]) *
+                           static_cast<float>(B[static_cast<size_t>(kk) * p.n + j]);
+                }
+                std::memcpy(out, &acc, 4);
+            }
+            std::memset(vc.shadow + off, 1, csz);
+        }
+    }
+    if (uninit_c) {
+        warn("UNINIT_READ", "Mmad", loc,
+             "accumulating (cmatrixInitVal = false) onto L0C elements that no earlier Mmad wrote: the result adds "
+             "stale data");
+    }
+    // Cost: one 16x16xC0 block per cycle at the type's rate.
+    uint64_t macs = static_cast<uint64_t>(m1) * 16 * n1 * 16;
+    uint64_t rate = c.soc->cube_macs_f16;
+    if (at == DType::F32) {
+        macs *= static_cast<uint64_t>(k1a) * c0a;
+        rate = c.soc->cube_macs_f16 / c.soc->cube_f32_div;
+    } else if (at == DType::I8 || at == DType::U8) {
+        macs *= static_cast<uint64_t>(k1a) * c0a;
+        rate = c.soc->cube_macs_i8;
+    } else {
+        macs *= static_cast<uint64_t>(k1a) * c0a;
+    }
+    const uint64_t cycles = c.soc->mmad_startup + (macs + rate - 1) / rate;
+    c.cube_macs += static_cast<uint64_t>(p.m) * p.n * p.k;
+    charge(c, Pipe::M, cycles, "Mmad", loc,
+           {{va.blk, false}, {vb.blk, false}, {vc.blk, true}, {from_bias ? vbias.blk : nullptr, false}});
+}
+
+// ------------------------------------------------------------------------------------------
+// Fixpipe: L0C (Nz, float / int32) -> GM (ND or NZ) with conversion, quantisation and ReLU
+// ------------------------------------------------------------------------------------------
+ASCEND_SIM_API const char* quant_name(QuantMode_t q) {
+    switch (q) {
+        case QuantMode_t::NoQuant: return "NoQuant";
+        case QuantMode_t::F322F16: return "F322F16";
+        case QuantMode_t::F322BF16: return "F322BF16";
+        case QuantMode_t::DEQF16: return "DEQF16";
+        case QuantMode_t::VDEQF16: return "VDEQF16";
+        case QuantMode_t::QF322B8_PRE: return "QF322B8_PRE";
+        case QuantMode_t::VQF322B8_PRE: return "VQF322B8_PRE";
+        case QuantMode_t::REQ8: return "REQ8";
+        case QuantMode_t::VREQ8: return "VREQ8";
+    }
+    return "?";
+}
+
+static inline float scale_bits(uint64_t v) {
+    const uint32_t lo = static_cast<uint32_t>(v & 0xffffffffu);
+    float f;
+    std::memcpy(&f, &lo, 4);
+    return f;
+}
+
+ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, const TensorRef& src, DType st,
+                                 const TensorRef* quant, const FixpipeParamsV220& p, CO2Layout layout,
+                                 const SrcLoc& loc) {
+    CoreCtx& c = enter("Fixpipe", loc);
+    if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
+    LocalView s = view_raw(src, "Fixpipe", "src (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L0C));
+    // Which (src, dst, quantPre) combinations are valid.
+    const QuantMode_t q = p.quantPre;
+    bool ok = false;
+    const bool vec_scale = q == QuantMode_t::VDEQF16 || q == QuantMode_t::VQF322B8_PRE || q == QuantMode_t::VREQ8;
+    if (st == DType::F32) {
+        ok = (q == QuantMode_t::NoQuant && dt == DType::F32) || (q == QuantMode_t::F322F16 && dt == DType::F16) ||
+             (q == QuantMode_t::F322BF16 && dt == DType::BF16) ||
+             ((q == QuantMode_t::QF322B8_PRE || q == QuantMode_t::VQF322B8_PRE) && (dt == DType::I8 || dt == DType::U8));
+    } else if (st == DType::I32) {
+        ok = (q == QuantMode_t::NoQuant && dt == DType::I32) ||
+             ((q == QuantMode_t::DEQF16 || q == QuantMode_t::VDEQF16) && dt == DType::F16) ||
+             ((q == QuantMode_t::REQ8 || q == QuantMode_t::VREQ8) && (dt == DType::I8 || dt == DType::U8));
+    }
+    if (!ok) {
+        fail("BAD_PARAM", "Fixpipe", loc,
+             "quantPre = QuantMode_t::%s does not convert the %s L0C data to %s (float -> half needs F322F16, "
+             "float -> bfloat16_t F322BF16, int32 -> half DEQF16/VDEQF16, same type NoQuant)",
+             quant_name(q), dtype_name(st), dtype_name(dt));
+    }
+    LocalView vq{};
+    if (vec_scale) {
+        if (!quant) {
+            fail("BAD_PARAM", "Fixpipe", loc,
+                 "quantPre = QuantMode_t::%s takes a per-channel scale tensor: call Fixpipe(dst, src, cbufWorkspace, "
+                 "params)",
+                 quant_name(q));
+        }
+        vq = view_raw(*quant, "Fixpipe", "cbufWorkspace (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
+        need(vq, static_cast<uint64_t>(p.nSize) * 8, "Fixpipe", "cbufWorkspace (LocalTensor)", loc);
+        check_init(vq, 0, static_cast<uint64_t>(p.nSize) * 8, "Fixpipe", "cbufWorkspace (LocalTensor)", loc);
+    }
+    const uint32_t ssz = dtype_size(st), dsz = dtype_size(dt);
+    const uint32_t n1 = (p.nSize + 15) / 16;
+    if (p.srcStride < p.mSize && n1 > 1) {
+        fail("BAD_PARAM", "Fixpipe", loc,
+             "FixpipeParamsV220.srcStride %u (rows between 16-column blocks of L0C) is smaller than mSize %u",
+             p.srcStride, p.mSize);
+    }
+    // Source extent (elements).
+    const uint64_t src_last =
+        static_cast<uint64_t>(p.ndNum - 1) * p.srcNdStride * 256 + static_cast<uint64_t>(n1 - 1) * p.srcStride * 16 +
+        static_cast<uint64_t>(p.mSize) * 16;
+    need(s, src_last * ssz, "Fixpipe", "src (LocalTensor)", loc);
+    const float scalar_scale = scale_bits(p.deqScalar);
+    LocalView ld{};
+    if (ldst) ld = view_raw(*ldst, "Fixpipe", "dst (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
+    uint8_t* g = static_cast<uint8_t*>(gm);
+    bool uninit = false;
+    std::vector<uint8_t> row;
+    uint64_t out_bytes = 0;
+    for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
+        const uint64_t sbase = static_cast<uint64_t>(nd) * p.srcNdStride * 256;
+        const uint64_t dbase = static_cast<uint64_t>(nd) * p.dstNdStride;
+        for (uint32_t i = 0; i < p.mSize; ++i) {
+            for (uint32_t j = 0; j < p.nSize; ++j) {
+                const uint64_t so = (sbase + static_cast<uint64_t>(j / 16) * p.srcStride * 16 + i * 16 + j % 16) * ssz;
+                if (!s.shadow[so]) uninit = true;
+                uint64_t di;
+                if (layout == CO2Layout::ROW_MAJOR) {
+                    di = dbase + static_cast<uint64_t>(i) * p.dstStride + j;
+                } else if (layout == CO2Layout::COLUMN_MAJOR) {
+                    di = dbase + static_cast<uint64_t>(j) * p.dstStride + i;
+                } else {  // NZ: 16-column blocks, dstStride = 32-byte units between blocks
+                    di = dbase + static_cast<uint64_t>(j / 16) * p.dstStride * (ONE_BLK_SIZE / dsz) + i * 16 + j % 16;
+                }
+                uint8_t* out;
+                if (ldst) {
+                    need(ld, (di + 1) * dsz, "Fixpipe", "dst (LocalTensor)", loc);
+                    out = ld.data + di * dsz;
+                    std::memset(ld.shadow + di * dsz, 1, dsz);
+                } else {
+                    out = g + di * dsz;
+                    check_gm(out, dsz, true, "Fixpipe", loc);
+                }
+                const uint8_t* in = s.data + so;
+                if (q == QuantMode_t::NoQuant) {
+                    if (st == DType::F32) {
+                        float v;
+                        std::memcpy(&v, in, 4);
+                        if (p.reluEn && v < 0) v = 0;
+                        std::memcpy(out, &v, 4);
+                    } else {
+                        int32_t v;
+                        std::memcpy(&v, in, 4);
+                        if (p.reluEn && v < 0) v = 0;
+                        std::memcpy(out, &v, 4);
+                    }
+                    continue;
+                }
+                float v = load_as_float(in, st);
+                if (st == DType::I32) {
+                    int32_t iv;
+                    std::memcpy(&iv, in, 4);
+                    v = static_cast<float>(iv);
+                }
+                if (q == QuantMode_t::DEQF16 || q == QuantMode_t::REQ8 || q == QuantMode_t::QF322B8_PRE) {
+                    v *= scalar_scale;
+                } else if (vec_scale) {
+                    uint64_t sc;
+                    std::memcpy(&sc, vq.data + static_cast<uint64_t>(j) * 8, 8);
+                    v *= scale_bits(sc);
+                }
+                if (p.reluEn && v < 0) v = 0;
+                if (dt == DType::F16) {
+                    const uint16_t h = float_to_half_bits(v);
+                    std::memcpy(out, &h, 2);
+                } else if (dt == DType::BF16) {
+                    const uint16_t h = float_to_bf16_bits(v);
+                    std::memcpy(out, &h, 2);
+                } else if (dt == DType::I8) {
+                    const float r = std::nearbyint(v);
+                    *reinterpret_cast<int8_t*>(out) = static_cast<int8_t>(std::max(-128.0f, std::min(127.0f, r)));
+                } else if (dt == DType::U8) {
+                    const float r = std::nearbyint(v);
+                    *out = static_cast<uint8_t>(std::max(0.0f, std::min(255.0f, r)));
+                }
+            }
+        }
+        out_bytes += static_cast<uint64_t>(p.mSize) * p.nSize * dsz;
+    }
+    if (uninit) {
+        warn("UNINIT_READ", "Fixpipe", loc,
+             "Fixpipe reads L0C elements (inside mSize x nSize = %u x %u) that no Mmad wrote: check mSize/nSize/"
+             "srcStride against the Mmad's m/n",
+             p.mSize, p.nSize);
+    }
+    const uint64_t cycles = c.soc->fix_latency + static_cast<uint64_t>(std::ceil(out_bytes / c.fix_gm_bpc));
+    if (!ldst) c.gm_write += out_bytes;
+    charge(c, Pipe::FIX, cycles, "Fixpipe", loc,
+           {{s.blk, false}, {vec_scale ? vq.blk : nullptr, false}, {ldst ? ld.blk : nullptr, true}});
+}
+
+// InitConstValue: fill repeatTimes x blockNum 32-byte blocks (dstGap blocks skipped between
+// repeats) of L1 / L0A / L0B with a value.
+ASCEND_SIM_API void cube_init_const(const TensorRef& dst, uint32_t esize, const void* value, uint32_t repeat,
+                                    uint32_t block_num, uint32_t dst_gap, const SrcLoc& loc) {
+    CoreCtx& c = enter("InitConstValue", loc);
+    LocalView d = view_raw(dst, "InitConstValue", "dst (LocalTensor)", loc, ONE_BLK_SIZE,
+                           hw_bit(Hardware::L1) | hw_bit(Hardware::L0A) | hw_bit(Hardware::L0B));
+    // On 910B a block of InitConstValue is one 512-byte fractal.
+    const uint64_t blk = kFractal;
+    if (block_num == 0) block_num = 1;
+    const uint64_t step = (static_cast<uint64_t>(block_num) + dst_gap) * blk;
+    need(d, (repeat ? repeat - 1 : 0) * step + block_num * blk, "InitConstValue", "dst (LocalTensor)", loc);
+    for (uint32_t r = 0; r < repeat; ++r) {
+        for (uint64_t o = 0; o < block_num * blk; o += esize) std::memcpy(d.data + r * step + o, value, esize);
+        mark_written(d, r * step, block_num * blk);
+    }
+    const uint64_t bytes = static_cast<uint64_t>(repeat) * block_num * blk;
+    charge(c, Pipe::MTE2, c.soc->mte1_latency + static_cast<uint64_t>(std::ceil(bytes / c.soc->mte1_l0a_bpc)),
+           "InitConstValue", loc, {{d.blk, true}});
+}
+
+ASCEND_SIM_API void cross_core_set(int mode, int flag, const SrcLoc& loc) {
+    enter("CrossCoreSetFlag", loc);
+    (void)mode;
+    (void)flag;
+    fail("UNSUPPORTED", "CrossCoreSetFlag", loc, "cross-core flags need a MIX_MODE launch");
+}
+ASCEND_SIM_API void cross_core_wait(int flag, const SrcLoc& loc) {
+    enter("CrossCoreWaitFlag", loc);
+    (void)flag;
+    fail("UNSUPPORTED", "CrossCoreWaitFlag", loc, "cross-core flags need a MIX_MODE launch");
+}
+
+}  // namespace sim
+}  // namespace AscendC

@@ -1,0 +1,285 @@
+"""The cube unit against numpy: GM -> L1 with Nd2NzParams (NZ layout), LoadData 2D into L0A/L0B
+(with and without transpose), Mmad (fp16/fp32/int8, cmatrixInitVal accumulate), Fixpipe L0C -> GM
+(NZ -> ND or NZ, fp32 -> fp16, int32 -> fp16 dequant, ReLU), the cube pipes in the cost model, and
+misuse (wrong position, L1/L0 capacity, misaligned L0 operand).
+
+Why: the cube path is where matmul kernels live; the emulator must move and multiply exactly what
+the hardware would, including shapes that are not multiples of 16, and name the line of a misuse.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from .simtools import KERNELS
+
+FINDING = re.compile(r"^\[(ERROR|WARNING)\]\[(Core_\d+|Host)\]\[(.+?):(\d+)\]\[([^\]]*)\] ([A-Z_]+): (.*)$", re.M)
+
+
+def build(sim, **defines):
+    d = {"KERNEL_MODE": "AIC_MODE", **{k: v for k, v in defines.items()}}
+    return sim.build(KERNELS / "cube.cpp", args=4, defines=d)
+
+
+@pytest.fixture(scope="module")
+def cube_f16(sim):
+    return build(sim)
+
+
+def params(op, m, k, n, relu=0, scale=None):
+    p = np.zeros(16, np.int32)
+    p[:5] = [op, m, k, n, relu]
+    if scale is not None:
+        p[5] = np.array([scale], np.float32).view(np.int32)[0]
+    return p
+
+
+def run_mm(sim, exe, op, a, b, out, **kw):
+    m, k = a.shape
+    n = b.shape[0] if op == 3 else b.shape[1]
+    run = sim.run(exe, 1, [a, b, out, params(op, m, k, n, **kw)])
+    assert run.returncode == 0, run.stderr
+    return run
+
+
+def rand(shape, dtype, rng, lo=-2, hi=2):
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(lo, hi + 1, size=shape).astype(dtype)
+    return rng.uniform(lo, hi, size=shape).astype(dtype)
+
+
+@pytest.mark.parametrize("m,k,n", [(32, 64, 48), (20, 40, 33), (1, 16, 1), (128, 128, 128)])
+def test_matmul_fp16_to_fp32(sim, cube_f16, m, k, n):
+    rng = np.random.default_rng(m * 1000 + k + n)
+    a, b = rand((m, k), np.float16, rng), rand((k, n), np.float16, rng)
+    run = run_mm(sim, cube_f16, 0, a, b, np.zeros((m, n), np.float32))
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(run.outputs[2], want, rtol=1e-5, atol=1e-4)
+    assert run.report["findings"] == [], run.stderr
+    pipes = {e["pipe"] for e in run.report["timeline"]}
+    assert {"MTE2", "MTE1", "M", "FIX"} <= pipes
+    core = run.report["cores"][0]
+    assert core["core_type"] == "AIC" and core["pipes"]["M"] > 0 and core["pipes"]["V"] == 0
+
+
+def test_split_k_accumulates(sim, cube_f16):
+    rng = np.random.default_rng(7)
+    a, b = rand((48, 96), np.float16, rng), rand((96, 40), np.float16, rng)
+    run = run_mm(sim, cube_f16, 2, a, b, np.zeros((48, 40), np.float32))
+    np.testing.assert_allclose(run.outputs[2], a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+def test_transposed_b_no_load_transpose(sim, cube_f16):
+    rng = np.random.default_rng(8)
+    a, bt = rand((40, 72), np.float16, rng), rand((24, 72), np.float16, rng)  # B^T is N x K
+    run = run_mm(sim, cube_f16, 3, a, bt, np.zeros((40, 24), np.float32))
+    np.testing.assert_allclose(run.outputs[2], a.astype(np.float64) @ bt.T.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+def test_fixpipe_f16_relu(sim):
+    exe = build(sim, OUT="half")
+    rng = np.random.default_rng(9)
+    a, b = rand((24, 40), np.float16, rng), rand((40, 20), np.float16, rng)
+    run = run_mm(sim, exe, 0, a, b, np.zeros((24, 20), np.float16), relu=1)
+    want = np.maximum(a.astype(np.float32) @ b.astype(np.float32), 0).astype(np.float16)
+    np.testing.assert_allclose(run.outputs[2].astype(np.float32), want.astype(np.float32), rtol=2e-3, atol=2e-3)
+    assert (run.outputs[2] >= 0).all()
+
+
+def test_fixpipe_nz_output(sim):
+    exe = build(sim)
+    rng = np.random.default_rng(10)
+    m, k, n = 20, 32, 40
+    a, b = rand((m, k), np.float16, rng), rand((k, n), np.float16, rng)
+    mp, np_ = 32, 48
+    run = run_mm(sim, exe, 8, a, b, np.zeros(mp * np_, np.float32))
+    c = a.astype(np.float64) @ b.astype(np.float64)
+    got = run.outputs[2].reshape(np_ // 16, mp, 16)  # NZ: 16-column blocks of Mp rows
+    for j in range(n):
+        np.testing.assert_allclose(got[j // 16, :m, j % 16], c[:, j], rtol=1e-5, atol=1e-4)
+
+
+def test_nd2nz_layout(sim, cube_f16):
+    # Nd2Nz writes column blocks of C0 = 16 halves, each holding all (16-aligned) rows; the last
+    # block is zero-padded to C0.
+    m, k = 20, 40
+    a = np.arange(m * k, dtype=np.float16).reshape(m, k)
+    mp, kp = 32, 48
+    out = np.full(mp * kp, -7, np.float16)
+    run = sim.run(cube_f16, 1, [a, np.zeros(16, np.float16), out, params(9, m, k, 0)])
+    assert run.returncode == 0, run.stderr
+    nz = run.outputs[2].reshape(kp // 16, mp, 16)
+    want = np.zeros((mp, kp), np.float16)
+    want[:m, :k] = a
+    for blk in range(kp // 16):
+        np.testing.assert_array_equal(nz[blk, :m], want[:m, blk * 16 : blk * 16 + 16])
+
+
+def test_matmul_fp32(sim):
+    exe = build(sim, ELEM="float")
+    rng = np.random.default_rng(11)
+    a, bt = rand((24, 36), np.float32, rng), rand((40, 36), np.float32, rng)
+    run = run_mm(sim, exe, 3, a, bt, np.zeros((24, 40), np.float32))
+    np.testing.assert_allclose(run.outputs[2], a.astype(np.float64) @ bt.T.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+def test_matmul_int8_dequant(sim):
+    exe = build(sim, ELEM="int8_t", ACC="int32_t", OUT="half")
+    rng = np.random.default_rng(12)
+    a, bt = rand((40, 70), np.int8, rng, -100, 100), rand((36, 70), np.int8, rng, -100, 100)
+    scale = 0.0078125
+    run = run_mm(sim, exe, 3, a, bt, np.zeros((40, 36), np.float16), scale=scale)
+    want = (a.astype(np.int64) @ bt.T.astype(np.int64)) * scale
+    np.testing.assert_allclose(run.outputs[2].astype(np.float64), want, rtol=1e-3, atol=1e-2)
+
+
+def test_matmul_int8_to_int32(sim):
+    exe = build(sim, ELEM="int8_t", ACC="int32_t", OUT="int32_t")
+    rng = np.random.default_rng(13)
+    a, bt = rand((17, 64), np.int8, rng, -128, 127), rand((30, 64), np.int8, rng, -128, 127)
+    run = run_mm(sim, exe, 3, a, bt, np.zeros((17, 30), np.int32))
+    np.testing.assert_array_equal(run.outputs[2], a.astype(np.int32) @ bt.T.astype(np.int32))
+
+
+def test_cube_cost_model_scales_with_work(sim, cube_f16):
+    rng = np.random.default_rng(14)
+    small = run_mm(sim, cube_f16, 0, rand((32, 32), np.float16, rng), rand((32, 32), np.float16, rng),
+                   np.zeros((32, 32), np.float32))
+    big = run_mm(sim, cube_f16, 0, rand((128, 128), np.float16, rng), rand((128, 128), np.float16, rng),
+                 np.zeros((128, 128), np.float32))
+    m_small = small.report["cores"][0]["pipes"]["M"]
+    m_big = big.report["cores"][0]["pipes"]["M"]
+    # 16x16x16 fp16 MACs per cycle (4096): 128^3 -> 512 cycles, 32^3 -> 8, plus the same start-up.
+    assert m_big - m_small == 128**3 // 4096 - 32**3 // 4096
+    assert big.report["cube_macs"] == 128**3
+    for r in (small, big):  # Mmad starts after its LoadData ends, Fixpipe after the Mmad
+        tl = r.report["timeline"]
+        mm = next(e for e in tl if e["op"] == "Mmad")
+        assert mm["start"] >= max(e["end"] for e in tl if e["op"] == "LoadData")
+        assert next(e for e in tl if e["op"] == "Fixpipe")["start"] >= mm["end"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Misuse: positions, capacities, alignment — with the kernel line
+# ---------------------------------------------------------------------------------------------
+PRELUDE = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {
+    GlobalTensor<half> gx;
+    gx.SetGlobalBuffer((__gm__ half *)x, 1024);
+    GlobalTensor<float> gz;
+    gz.SetGlobalBuffer((__gm__ float *)z, 512);
+    TPipe pipe;
+"""
+
+
+def misuse(sim, body, code, api=None, text=None, mode="AIC_MODE"):
+    src = PRELUDE + body + "\n}\n"
+    line = next(i for i, ln in enumerate(src.splitlines(), 1) if "/*HERE*/" in ln)
+    exe = sim.build(src, args=2, defines={"KERNEL_MODE": mode})
+    run = sim.run(exe, 1, [np.ones(1024, np.float16), np.zeros(512, np.float32)])
+    found = [m for m in FINDING.finditer(run.stderr) if m.group(6) == code]
+    assert found, run.stderr
+    f = found[0]
+    assert f.group(3).endswith("kernel.cpp") and int(f.group(4)) == line, f.group(0)
+    if api:
+        assert f.group(5) == api, f.group(0)
+    if text:
+        assert text in f.group(7), f.group(0)
+    return run
+
+
+def test_l1_capacity(sim):
+    misuse(sim, """
+    TQue<TPosition::A1, 2> q;
+    pipe.InitBuffer(q, 2, 300 * 1024);  /*HERE*/
+""", "BUF_OVERFLOW", api="InitBuffer", text="524288-byte L1")
+
+
+def test_l0a_capacity(sim):
+    misuse(sim, """
+    TQue<TPosition::A2, 2> q;
+    pipe.InitBuffer(q, 2, 40 * 1024);  /*HERE*/
+""", "BUF_OVERFLOW", api="InitBuffer", text="65536-byte L0A")
+
+
+def test_mmad_wrong_position(sim):
+    # A in L1 (A1) instead of L0A (A2)
+    misuse(sim, """
+    TBuf<TPosition::A1> a1; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a1, 8192); pipe.InitBuffer(b2, 8192); pipe.InitBuffer(c1, 8192);
+    LocalTensor<half> a = a1.Get<half>(); LocalTensor<half> b = b2.Get<half>();
+    LocalTensor<float> c = c1.Get<float>();
+    Mmad(c, a, b, MmadParams(16, 16, 16, 0, false, true));  /*HERE*/
+""", "BAD_PARAM", api="Mmad", text="current position is TPosition::A1")
+
+
+def test_vector_api_on_l0c_rejected(sim):
+    misuse(sim, """
+    TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(c1, 8192);
+    LocalTensor<float> c = c1.Get<float>();
+    Adds(c, c, 1.0f, 64);  /*HERE*/
+""", "BAD_PARAM", text="supported positions are UB")
+
+
+def test_loaddata_misaligned_l0(sim):
+    misuse(sim, """
+    TBuf<TPosition::A1> a1; TBuf<TPosition::A2> a2;
+    pipe.InitBuffer(a1, 8192); pipe.InitBuffer(a2, 8192);
+    LocalTensor<half> s = a1.Get<half>(); LocalTensor<half> d = a2.Get<half>();
+    DataCopy(s, gx, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    LoadData(d[16], s, LoadData2DParams(0, 1, 1, 0, 0, false, 0));  /*HERE*/
+""", "ADDR_ALIGN", api="LoadData")
+
+
+def test_fixpipe_wrong_quant(sim):
+    misuse(sim, """
+    TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(c1, 8192);
+    LocalTensor<float> c = c1.Get<float>();
+    GlobalTensor<half> gh; gh.SetGlobalBuffer((__gm__ half *)z, 1024);
+    FixpipeParamsV220 fp(16, 16, 16, 16, false);
+    Fixpipe(gh, c, fp);  /*HERE*/
+""", "BAD_PARAM", api="Fixpipe", text="F322F16")
+
+
+def test_mmad_uninitialised_l0(sim):
+    run = misuse(sim, """
+    TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a2, 8192); pipe.InitBuffer(b2, 8192); pipe.InitBuffer(c1, 8192);
+    LocalTensor<half> a = a2.Get<half>(); LocalTensor<half> b = b2.Get<half>();
+    LocalTensor<float> c = c1.Get<float>();
+    Mmad(c, a, b, MmadParams(16, 16, 16, 0, false, true));  /*HERE*/
+""", "UNINIT_READ", api="Mmad")
+    assert run.returncode == 0
+
+
+def test_cube_buffer_on_vector_core(sim):
+    misuse(sim, """
+    TQue<TPosition::A1, 1> q;
+    pipe.InitBuffer(q, 1, 1024);  /*HERE*/
+""", "BAD_PARAM", api="InitBuffer", text="vector core (AIV)", mode="AIV_MODE")
+
+
+def test_vector_buffer_on_cube_core(sim):
+    misuse(sim, """
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 1024);  /*HERE*/
+""", "BAD_PARAM", api="InitBuffer", text="cube core (AIC)")
+
+
+def test_mmad_dtype_compile_error(sim):
+    src = PRELUDE + """
+    TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
+    LocalTensor<half> a = a2.Get<half>(); LocalTensor<float> b = b2.Get<float>();
+    LocalTensor<float> c = c1.Get<float>();
+    Mmad(c, a, b, MmadParams(16, 16, 16, 0, false, true));
+}
+"""
+    proc, _ = sim.compile(src, args=2)
+    assert proc.returncode != 0
+    assert "Failed to check dtype in Mmad" in proc.stderr
