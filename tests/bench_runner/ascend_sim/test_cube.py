@@ -283,3 +283,54 @@ def test_mmad_dtype_compile_error(sim):
     proc, _ = sim.compile(src, args=2)
     assert proc.returncode != 0
     assert "Failed to check dtype in Mmad" in proc.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# MIX kernels: 1 AIC + 2 AIV per block, cross-core flags, workspace in GM
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def mix(sim):
+    return sim.build(KERNELS / "mix.cpp", args=5, defines={"KERNEL_MODE": "MIX_MODE"})
+
+
+def run_mix(sim, exe, blocks, k, skip=0):
+    rng = np.random.default_rng(blocks * 100 + k)
+    a, b = rand((32 * blocks, k), np.float16, rng), rand((k, 32), np.float16, rng)
+    ws = np.zeros((32 * blocks, 32), np.float32)
+    out = np.zeros((32 * blocks, 32), np.float32)
+    p = np.zeros(8, np.int32)
+    p[:2] = [k, skip]
+    return a, b, sim.run(exe, blocks, [a, b, ws, out, p])
+
+
+def test_mix_matmul_with_vector_epilogue(sim, mix):
+    a, b, run = run_mix(sim, mix, 3, 64)
+    assert run.returncode == 0, run.stderr
+    c = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(run.outputs[2], c, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(run.outputs[3], 2 * c + 1, rtol=1e-5, atol=1e-4)
+    cores = run.report["cores"]
+    assert [x["core_type"] for x in cores].count("AIC") == 3 and len(cores) == 9
+    aic = [x for x in cores if x["core_type"] == "AIC"]
+    aiv = [x for x in cores if x["core_type"] == "AIV"]
+    assert all(x["pipes"]["M"] > 0 and x["pipes"]["V"] == 0 for x in aic)
+    assert all(x["pipes"]["V"] > 0 and x["pipes"]["M"] == 0 for x in aiv)
+    assert sorted(x["block_idx"] for x in aiv) == list(range(6))
+    # the epilogue's vector work starts after the AIC's Fixpipe
+    tl = run.report["timeline"]
+    fix_end = min(e["end"] for e in tl if e["op"] == "Fixpipe")
+    assert min(e["start"] for e in tl if e["pipe"] == "V") >= fix_end
+
+
+def test_mix_missing_flag_is_a_deadlock(sim, mix):
+    _, _, run = run_mix(sim, mix, 2, 32, skip=1)
+    assert run.returncode == 3
+    assert "DEADLOCK" in run.codes("error"), run.stderr
+    assert "CrossCoreWaitFlag" in run.stderr
+
+
+def test_cross_core_flag_needs_mix_launch(sim):
+    exe = sim.build(KERNELS / "mix.cpp", args=5, defines={"KERNEL_MODE": "AIV_MODE"})
+    _, _, run = run_mix(sim, exe, 1, 32)
+    assert run.returncode == 3
+    assert "UNSUPPORTED" in run.codes("error"), run.stderr

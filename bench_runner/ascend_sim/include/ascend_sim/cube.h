@@ -124,14 +124,11 @@ __aicore__ inline void InitConstValue(const LocalTensor<T>& dst, const InitConst
 // ---- cross-core flags (mixed kernels: AIC <-> AIV of one group, through global memory) ----
 template <uint8_t modeId, pipe_t pipe>
 __aicore__ inline void CrossCoreSetFlag(uint16_t flagId, ASCEND_SIM_LOC) {
-    (void)pipe;
-    sim::cross_core_set(modeId, flagId, loc);
+    sim::cross_core_set(modeId, flagId, pipe, loc);
 }
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 __aicore__ inline void CrossCoreWaitFlag(uint16_t flagId, ASCEND_SIM_LOC) {
-    (void)modeId;
-    (void)pipe;
-    sim::cross_core_wait(flagId, loc);
+    sim::cross_core_wait(modeId, flagId, pipe, loc);
 }
 
 }  // namespace AscendC

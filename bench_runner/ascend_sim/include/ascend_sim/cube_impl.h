@@ -513,16 +513,110 @@ ASCEND_SIM_API void cube_init_const(const TensorRef& dst, uint32_t esize, const 
            "InitConstValue", loc, {{d.blk, true}});
 }
 
-ASCEND_SIM_API void cross_core_set(int mode, int flag, const SrcLoc& loc) {
-    enter("CrossCoreSetFlag", loc);
-    (void)mode;
-    (void)flag;
-    fail("UNSUPPORTED", "CrossCoreSetFlag", loc, "cross-core flags need a MIX_MODE launch");
+// ------------------------------------------------------------------------------------------
+// Cross-core flags between the AIC and the two AIVs of one MIX group (mode 2). A flag is a
+// counter (at most 15 pending): the AIC's set is seen by both AIVs; the AIC's wait needs a set
+// from each AIV. Each set carries the time its pipe reached it, so the waiter's clock follows.
+// ------------------------------------------------------------------------------------------
+static inline void xc_check(CoreCtx& c, int mode, int flag, const char* api, const SrcLoc& loc) {
+    Runtime& r = rt();
+    if (!r.mix) {
+        fail("UNSUPPORTED", api, loc,
+             "%s needs a MIX launch (SetKernelMode(KernelMode::MIX_MODE), 1 AIC + 2 AIV per block); this launch has "
+             "only %s cores",
+             api, c.is_aic ? "cube (AIC)" : "vector (AIV)");
+    }
+    if (flag < 0 || flag > 15) fail("BAD_PARAM", api, loc, "flagId %d is outside 0..15", flag);
+    if (mode != 2 && mode >= 0) {
+        fail("UNSUPPORTED", api, loc,
+             "CrossCore flags with modeId %d are not emulated; modeId 2 (AIC <-> AIV of one group) is", mode);
+    }
 }
-ASCEND_SIM_API void cross_core_wait(int flag, const SrcLoc& loc) {
-    enter("CrossCoreWaitFlag", loc);
-    (void)flag;
-    fail("UNSUPPORTED", "CrossCoreWaitFlag", loc, "cross-core flags need a MIX_MODE launch");
+
+ASCEND_SIM_API void cross_core_set(int mode, int flag, pipe_t pipe, const SrcLoc& loc) {
+    CoreCtx& c = enter("CrossCoreSetFlag", loc);
+    xc_check(c, mode, flag, "CrossCoreSetFlag", loc);
+    Runtime& r = rt();
+    Pipe p = Pipe::S;
+    pipe_from_builtin(pipe, p);
+    c.s_now += c.soc->issue_cycles;
+    const uint64_t t = std::max(pipe == PIPE_ALL ? core_end_time(c) : pipe_time(c, p), c.s_now) +
+                       c.soc->cross_core_cycles;
+    const int b = c.is_aic ? c.block_idx : c.block_idx / 2;
+    std::lock_guard<std::mutex> lk(r.xc_mu);
+    Runtime::XFlags& x = r.xc[b];
+    if (c.is_aic) {
+        for (int v = 0; v < 2; ++v) {
+            if (x.to_aiv[v][flag].size() >= 15) {
+                fail("BAD_PARAM", "CrossCoreSetFlag", loc,
+                     "flag %d already has 15 pending sets towards AIV %d that were never waited for (the counter "
+                     "saturates at 15)",
+                     flag, v);
+            }
+            x.to_aiv[v][flag].push_back(t);
+        }
+    } else {
+        auto& q = x.to_aic[c.sub_block_idx][flag];
+        if (q.size() >= 15) {
+            fail("BAD_PARAM", "CrossCoreSetFlag", loc,
+                 "flag %d already has 15 pending sets towards the AIC that were never waited for", flag);
+        }
+        q.push_back(t);
+    }
+    r.xc_cv.notify_all();
+}
+
+ASCEND_SIM_API void cross_core_wait(int mode, int flag, pipe_t pipe, const SrcLoc& loc) {
+    CoreCtx& c = enter("CrossCoreWaitFlag", loc);
+    (void)mode;  // a wait consumes this core's own counter, whatever mode set it
+    xc_check(c, -1, flag, "CrossCoreWaitFlag", loc);
+    Runtime& r = rt();
+    const int b = c.is_aic ? c.block_idx : c.block_idx / 2;
+    std::unique_lock<std::mutex> lk(r.xc_mu);
+    uint64_t t = 0;
+    for (;;) {
+        if (r.abort.load()) throw SimAbort{};
+        Runtime::XFlags& x = r.xc[b];
+        if (c.is_aic) {
+            auto& q0 = x.to_aic[0][flag];
+            auto& q1 = x.to_aic[1][flag];
+            if (!q0.empty() && !q1.empty()) {
+                t = std::max(q0.front(), q1.front());
+                q0.pop_front();
+                q1.pop_front();
+                break;
+            }
+            const bool dead0 = q0.empty() && r.unit_done[static_cast<size_t>(b * 3 + 1)];
+            const bool dead1 = q1.empty() && r.unit_done[static_cast<size_t>(b * 3 + 2)];
+            if (dead0 || dead1) {
+                lk.unlock();
+                fail("DEADLOCK", "CrossCoreWaitFlag", loc,
+                     "the AIC of block %d waits for flag %d, but AIV %d finished the kernel without setting it: this "
+                     "core would wait forever",
+                     b, flag, dead0 ? 0 : 1);
+            }
+        } else {
+            auto& q = x.to_aiv[c.sub_block_idx][flag];
+            if (!q.empty()) {
+                t = q.front();
+                q.pop_front();
+                break;
+            }
+            if (r.unit_done[static_cast<size_t>(b * 3)]) {
+                lk.unlock();
+                fail("DEADLOCK", "CrossCoreWaitFlag", loc,
+                     "AIV %d of block %d waits for flag %d, but the block's AIC finished the kernel without setting "
+                     "it: this core would wait forever",
+                     c.sub_block_idx, b, flag);
+            }
+        }
+        r.xc_cv.wait_for(lk, std::chrono::milliseconds(50));
+    }
+    lk.unlock();
+    Pipe p = Pipe::S;
+    pipe_from_builtin(pipe, p);
+    c.s_now = std::max(c.s_now, t);
+    if (p != Pipe::S) pipe_wait(c, p, t);
 }
 
 }  // namespace sim

@@ -317,9 +317,19 @@ __aicore__ inline int64_t GetBlockNum() {
     sim::CoreCtx* c = sim::tl_core;
     return c ? c->block_num : 1;
 }
-__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
-__aicore__ inline int64_t GetSubBlockNum() { return 1; }
-__aicore__ inline int64_t GetTaskRatio() { return 1; }
+__aicore__ inline int64_t GetSubBlockIdx() {
+    sim::CoreCtx* c = sim::tl_core;
+    return c ? c->sub_block_idx : 0;
+}
+__aicore__ inline int64_t GetSubBlockNum() {
+    sim::CoreCtx* c = sim::tl_core;
+    return c ? c->sub_block_num : 1;
+}
+// Cores per block of this core's kind: 2 for the AIVs of a MIX (1:2) launch, else 1.
+__aicore__ inline int64_t GetTaskRatio() {
+    sim::CoreCtx* c = sim::tl_core;
+    return c ? c->sub_block_num : 1;
+}
 __aicore__ inline int64_t GetSystemCycle() {
     sim::CoreCtx* c = sim::tl_core;
     return c ? static_cast<int64_t>(c->s_now) : 0;

@@ -436,8 +436,8 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
                                  const SrcLoc& loc);
 ASCEND_SIM_API void cube_init_const(const TensorRef& dst, uint32_t esize, const void* value, uint32_t repeat,
                                     uint32_t block_num, uint32_t dst_gap, const SrcLoc& loc);
-ASCEND_SIM_API void cross_core_set(int mode, int flag, const SrcLoc& loc);
-ASCEND_SIM_API void cross_core_wait(int flag, const SrcLoc& loc);
+ASCEND_SIM_API void cross_core_set(int mode, int flag, pipe_t pipe, const SrcLoc& loc);
+ASCEND_SIM_API void cross_core_wait(int mode, int flag, pipe_t pipe, const SrcLoc& loc);
 ASCEND_SIM_API bool core_is_aic();
 
 }  // namespace sim

@@ -85,6 +85,17 @@ struct Runtime {
     uint64_t l2_bound_cycles = 0;
     uint64_t cube_macs = 0;
     bool mode_set = false;
+    // MIX launches (910B): each block is 1 AIC + 2 AIV, as 3 emulated cores
+    bool mix = false;
+    int units = 1;  // emulated cores per block
+    std::mutex xc_mu;
+    std::condition_variable xc_cv;
+    struct XFlags {
+        std::deque<uint64_t> to_aiv[2][16];    // set by the AIC, one queue per AIV
+        std::deque<uint64_t> to_aic[2][16];    // set by AIV 0 / AIV 1
+    };
+    std::map<int, XFlags> xc;
+    std::vector<uint8_t> unit_done;
 };
 
 // Internal helpers used before their definition below.
@@ -533,6 +544,11 @@ ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const ch
 // ------------------------------------------------------------------------------------------
 ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api) {
     Runtime& r = rt();
+    if (r.mix && c.is_aic) {
+        fail("UNSUPPORTED", api, loc,
+             "SyncAll on the cube core (AIC) of a MIX kernel is not emulated; synchronise the AIC with its AIVs "
+             "through CrossCoreSetFlag / CrossCoreWaitFlag");
+    }
     if (r.waves) {
         fail("DEADLOCK", api, loc,
              "SyncAll with blockDim %d > %d physical vector cores of %s: blocks run in waves, so the first wave "
@@ -645,7 +661,7 @@ ASCEND_SIM_API void end_of_kernel_checks(CoreCtx& c) {
     }
 }
 
-ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int worker, uint64_t start_time) {
+ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int worker, uint64_t start_time) {
     Runtime& r = rt();
     auto ctx = std::make_unique<CoreCtx>();
     CoreCtx& c = *ctx;
@@ -653,7 +669,12 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int worker, u
     c.block_num = r.block_dim;
     c.phys_core = worker;
     c.soc = r.soc;
-    c.is_aic = r.mode_set && r.mode == KernelMode::AIC_MODE;
+    c.is_aic = r.mix ? role == 0 : (r.mode_set && r.mode == KernelMode::AIC_MODE);
+    if (r.mix && role > 0) {  // the AIVs of a MIX group: logical index block * 2 + sub-block
+        c.block_idx = b * 2 + (role - 1);
+        c.sub_block_idx = role - 1;
+        c.sub_block_num = 2;
+    }
     {
         // Local memory arena: UB at offset 0 (what vector kernels use), then the cube memories.
         // Capacity for all of it is reserved up front (not touched) so materialising the cube part
@@ -678,11 +699,13 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int worker, u
     c.static_block.state = BufState::OCCUPIED;
     for (int p = 0; p < kPipeCount; ++p) c.pipe_free[p] = start_time;
     c.s_now = start_time;
-    const size_t per_core = r.timeline_limit / static_cast<size_t>(r.block_dim);
+    const size_t per_core = r.timeline_limit / static_cast<size_t>(r.block_dim * r.units);
     c.timeline_cap = r.timeline_limit == 0 ? 0 : std::max<size_t>(64, per_core);
     {
         const double hbm_bpc = r.soc->hbm_gbps * 1000.0 / r.soc->freq_mhz;
-        const int active = std::min(r.block_dim, r.phys_cores);
+        const int active = !r.mix ? std::min(r.block_dim, r.phys_cores)
+                                  : (c.is_aic ? std::min(r.block_dim, r.soc->cube_cores)
+                                              : std::min(2 * r.block_dim, r.soc->vector_cores));
         c.mte2_bpc = std::min(r.soc->mte2_bpc, hbm_bpc / active);
         c.mte3_bpc = std::min(r.soc->mte3_bpc, hbm_bpc / active);
         // Cube loads: at the per-core GM -> L1 rate, shared L2 bandwidth; the HBM side is bounded
@@ -695,10 +718,10 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int worker, u
     CoreCtx* raw = ctx.get();
     {
         std::lock_guard<std::recursive_mutex> lk(r.mu);
-        r.cores[static_cast<size_t>(b)] = std::move(ctx);
+        r.cores[static_cast<size_t>(b * r.units + role)] = std::move(ctx);
     }
     tl_core = raw;
-    ::block_idx = b;
+    ::block_idx = raw->block_idx;
     ::block_num = r.block_dim;
     raw->running = true;
     (void)start_time;
@@ -724,7 +747,12 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int worker, u
     raw->running = false;
     raw->finished = true;
     tl_core = nullptr;
-    if (!r.waves) barrier_core_exit();
+    if (r.mix) {
+        std::lock_guard<std::mutex> lk(r.xc_mu);
+        r.unit_done[static_cast<size_t>(b * r.units + role)] = 1;
+        r.xc_cv.notify_all();
+    }
+    if (!r.waves && !raw->is_aic) barrier_core_exit();
 }
 
 ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const char* file, int line, void (*fn)(void*),
@@ -748,20 +776,28 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
         std::lock_guard<std::mutex> lk(r.l2_mu);
         r.l2_lines.clear();
     }
+    r.mix = r.mode_set && r.mode == KernelMode::MIX_MODE && r.soc->split_arch;
+    r.units = r.mix ? 3 : 1;
     r.cores.clear();
-    r.cores.resize(static_cast<size_t>(bd));
-    r.phys_cores = r.mode == KernelMode::AIC_MODE ? r.soc->cube_cores : r.soc->vector_cores;
+    r.cores.resize(static_cast<size_t>(bd * r.units));
+    {
+        std::lock_guard<std::mutex> lk(r.xc_mu);
+        r.xc.clear();
+        r.unit_done.assign(static_cast<size_t>(bd * r.units), 0);
+    }
+    r.phys_cores = (r.mode_set && r.mode == KernelMode::AIC_MODE) || r.mix ? r.soc->cube_cores : r.soc->vector_cores;
     r.waves = bd > r.phys_cores;
     {
         std::lock_guard<std::mutex> lk(r.bar_mu);
-        r.bar_participants = r.waves ? 0 : bd;
+        r.bar_participants = r.waves ? 0 : (r.mix ? 2 * bd : bd);
         r.bar_arrived = r.bar_exited = 0;
         r.bar_max_time = r.bar_release_time = 0;
         r.bar_deadlock = r.bar_deadlock_reported = false;
     }
     r.launch_active = true;
 
-    const int nthreads = std::min(bd, r.phys_cores);
+    const int ngroups = std::min(bd, r.phys_cores);
+    const int nthreads = ngroups * r.units;
     std::vector<uint64_t> worker_clock(static_cast<size_t>(nthreads), 0);
     std::vector<std::thread> threads;
     threads.reserve(static_cast<size_t>(nthreads));
@@ -814,10 +850,11 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
             ss.ss_flags = 0;
             sigaltstack(&ss, nullptr);
             uint64_t clock = 0;
-            for (int b = w; b < bd; b += nthreads) {
+            const int role = w % r.units;
+            for (int b = w / r.units; b < bd; b += ngroups) {
                 if (r.abort.load()) break;
-                run_block(fn, arg, b, w, clock);
-                const CoreCtx* c = r.cores[static_cast<size_t>(b)].get();
+                run_block(fn, arg, b, role, w, clock);
+                const CoreCtx* c = r.cores[static_cast<size_t>(b * r.units + role)].get();
                 clock = c ? core_end_time(*c) : clock;
             }
             worker_clock[static_cast<size_t>(w)] = clock;
