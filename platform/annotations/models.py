@@ -48,9 +48,9 @@ class Queue(models.Model):
 
 
 class ItemSource(models.TextChoices):
-    EXPERT = "expert", "Expert kernel of a task"
-    SUBMISSION = "submission", "A submission"
-    QUESTION = "question", "A documentation question"
+    EXPERT = "expert", "Expert kernel"
+    SUBMISSION = "submission", "Submission"
+    QUESTION = "question", "Question"
 
 
 class Item(models.Model):

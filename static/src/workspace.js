@@ -98,6 +98,8 @@ function wireSections(root) {
         section.dataset.lines = `${selection[0]}-${selection[1]}`;
         from.dispatchEvent(new Event("change", { bubbles: true }));
         reveal(selection);
+        selection = null;
+        paint("ws-sel", null);
       });
     }
   });

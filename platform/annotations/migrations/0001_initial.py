@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
             name='Item',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(choices=[('expert', 'Expert kernel of a task'), ('submission', 'A submission'), ('question', 'A documentation question')], max_length=16)),
+                ('source', models.CharField(choices=[('expert', 'Expert kernel'), ('submission', 'Submission'), ('question', 'Question')], max_length=16)),
                 ('title', models.CharField(max_length=200)),
                 ('question', models.TextField(blank=True, help_text='Doc Q&A: the question, markdown.')),
                 ('category', models.CharField(blank=True, help_text="The classifier's category (fix items).", max_length=40)),
