@@ -139,10 +139,17 @@ def review_context(item: Item, *, user) -> dict:
             card.fix_ev = evaluation_view(evaluation, annotation.fix_submission) if evaluation else None
         cards.append(card)
     submitted = [c for c in cards if c.annotation.status == Status.SUBMITTED and c.can_decide]
+    merge_rows = []
+    for kind in section_kinds(item.kind):
+        cells = [(card, card.by_kind.get(kind.key)) for card in submitted]
+        first = next((card for card, section in cells if section is not None), None)
+        if first is not None:
+            merge_rows.append((kind, [(card, section, card is first) for card, section in cells]))
     context = {
         "item": item,
         "queue": item.queue,
         "cards": cards,
+        "merge_rows": merge_rows,
         "side_by_side": len(cards) >= 2,
         "mergeable": item.kind != QueueKind.FIX and len(submitted) >= 2,
         "merge_cards": submitted,

@@ -131,6 +131,7 @@ def queue_items(user, queue: Queue) -> list[Item]:
         items_visible_to(user).filter(queue=queue).annotate(
             active=Count("annotations", filter=~Q(annotations__status=Status.SUPERSEDED)),
             approved=Count("annotations", filter=Q(annotations__status=Status.APPROVED)),
+            waiting=Count("annotations", filter=Q(annotations__status=Status.SUBMITTED)),
         ).order_by("created_at", "pk")
     )
     mine = {a.item_id: a for a in Annotation.objects.filter(annotator=user, item__queue=queue)}
@@ -201,7 +202,7 @@ class AnnotatorStats:
     approved: int
     changes_requested: int
     open: int
-    median_minutes: float | None
+    median_s: float | None  # active seconds per submitted item
 
 
 @dataclass
@@ -285,7 +286,7 @@ def dashboard(user) -> Dashboard:
     for row in stats:
         median = _median(per_user.get(row["annotator__username"], []))
         people.append(AnnotatorStats(row["annotator__username"], row["submitted_7d"], row["approved"],
-                                     row["changes"], row["open"], round(median / 60, 1) if median is not None else None))
+                                     row["changes"], row["open"], median))
     waiting = Annotation.objects.filter(status=Status.SUBMITTED)
     categories = Counter(Annotation.objects.filter(item__queue__kind=QueueKind.FIX, status=Status.APPROVED)
                          .exclude(category="").values_list("category", flat=True))

@@ -204,6 +204,8 @@ def test_annotate_fix_review_walkthrough(live_server, browser, page, screenshot,
         screenshot(page, "workspace-fix")
         page.click("[data-testid=submit-review]")
         page.wait_for_url("**/workspace/")
+        expect(page.locator("[data-testid=my-work] tr[data-annotation]")).to_have_count(2)
+        screenshot(page, "workspace-home")
         fix = Annotation.objects.get(item=fix_item, annotator=ann)
         assert fix.status == Status.SUBMITTED and fix.category == "api_mismatch" and not fix.classifier_corrected
         assert fix.fix_submission.author == ann and fix.fix_submission.visibility == "private"
@@ -256,3 +258,58 @@ def test_annotate_fix_review_walkthrough(live_server, browser, page, screenshot,
     finally:
         reviewer_context.close()
         worker.stop(timeout=10_000)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_explanations_side_by_side_then_merged(live_server, browser, screenshot):
+    """Two annotators explained one kernel; the reviewer sees both side by side and merges
+    them section by section. Rows are made through the services (no worker needed)."""
+    from tests.platform.factories import make_task
+
+    expert = (SAMPLE / "expert" / "kernel.cpp").read_text(encoding="utf-8") if SAMPLE.is_dir() else "// k\n" * 40
+    queue = services.queue_create(by=None, slug="explain", name="Explain expert kernels", kind=QueueKind.EXPLAIN,
+                                  guidelines=GUIDELINES, overlap_target=2)
+    for slug in ("add", "mul", "relu", "softmax", "layernorm", "matmul"):
+        task = make_task(slug)
+        task.current_version.expert_kernel = expert
+        task.current_version.save()
+    items = services.fill_expert_kernels(queue)
+    ann, bob = _person("ann", "annotator"), _person("bob", "annotator")
+    _person("rev", "reviewer")
+    texts = {
+        ann: [("partitioning", "Eight cores, 2048 halves each.", [6, 11]),
+              ("pipeline", "CopyIn, Compute, CopyOut per tile.", [24, 30])],
+        bob: [("partitioning", "BLOCK_LENGTH = 16384 / 8: one contiguous block per core, no tail because "
+                               "16384 divides evenly.", [6, 8]),
+              ("pipeline", "Depth-2 queues: MTE2 loads tile i+1 while V adds tile i.", [24, 30]),
+              ("perf", "MTE2-bound: two loads per store; the add is short.", None)],
+    }
+    for person, sections in texts.items():
+        annotation = services.item_claim(person, items[0])
+        services.annotation_save(person, annotation, spent_s=240,
+                                 sections=[{"kind": k, "text": t, "lines": lines} for k, t, lines in sections])
+        services.annotation_submit(person, annotation)
+    services.item_claim(ann, items[1])
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        page = context.new_page()
+        _log_in(page, live_server.url, "rev")
+        page.goto(f"{live_server.url}/workspace/q/explain/")
+        expect(page.locator("[data-testid=queue-items] tr[data-item]")).to_have_count(6)
+        screenshot(page, "workspace-queue-full")
+        page.goto(f"{live_server.url}/workspace/review/items/{items[0].pk}/")
+        expect(page.locator("[data-testid=review-cards] .ws-card")).to_have_count(2)
+        page.locator("[data-testid=card-B-partitioning]").hover()
+        screenshot(page, "workspace-review-side-by-side")
+        bobs = Annotation.objects.get(item=items[0], annotator=bob)
+        page.check(f"[data-testid=merge] input[name=pick-partitioning][value='{bobs.pk}']")
+        page.check(f"[data-testid=merge] input[name=pick-perf][value='{bobs.pk}']")
+        page.click("[data-testid=merge-approve]")
+        page.wait_for_url("**/workspace/review/")
+        merged = Annotation.objects.get(item=items[0], annotator=ann)
+        assert merged.status == Status.APPROVED and merged.merged_from == {"partitioning": bobs.pk, "perf": bobs.pk}
+        assert [s["kind"] for s in merged.sections] == ["partitioning", "pipeline", "perf"]
+        bobs.refresh_from_db()
+        assert bobs.status == Status.SUPERSEDED
+    finally:
+        context.close()
