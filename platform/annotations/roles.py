@@ -87,3 +87,13 @@ def user_roles(user) -> list[str]:
     if can_manage(user):
         out.append("admin")
     return out
+
+
+def people_with_roles() -> list[tuple[object, list[str]]]:
+    """Everyone in a role group (or a superuser), with their workspace roles."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Q
+
+    users = (get_user_model().objects.filter(Q(groups__name__in=list(ROLES)) | Q(is_superuser=True))
+             .distinct().order_by("username"))
+    return [(user, user_roles(user)) for user in users]

@@ -126,6 +126,33 @@ def item_add_question(queue: Queue, *, title: str, question: str, by=None, origi
                                question=question.strip(), origin=origin, created_by=by)
 
 
+def item_add_by_hand(queue: Queue, ref: str, *, by, question: str = "") -> Item:
+    """An admin adds one item: ``ref`` is a submission id ("#123" or "123"), a task slug (its
+    expert kernel, explain queues) or, in a Doc Q&A queue, the question's title."""
+    _require_manager(by)
+    ref = (ref or "").strip()
+    if queue.kind == QueueKind.DOCQA:
+        return item_add_question(queue, title=ref, question=question, by=by)
+    number = ref.lstrip("#")
+    if number.isdigit():
+        submission = Submission.objects.select_related("task").filter(pk=int(number)).first()
+        if submission is None:
+            raise InvalidContent(f"No submission #{number}.")
+        item = item_add_submission(queue, submission, by=by)
+    elif queue.kind == QueueKind.EXPLAIN:
+        version = TaskVersion.objects.select_related("task").filter(task__slug=ref, task__current_version=F("pk")).first()
+        if version is None:
+            raise InvalidContent(f"No task '{ref}'. Give a task slug or a submission id.")
+        if not version.expert_kernel.strip():
+            raise InvalidContent(f"Task '{ref}' has no expert kernel to explain.")
+        item = item_add_expert(queue, version, by=by)
+    else:
+        raise InvalidContent("Give the failed submission's id, e.g. #123.")
+    if item is None:
+        raise InvalidContent("That kernel is already in this queue.")
+    return item
+
+
 # --- rules that fill queues --------------------------------------------------------------------
 
 #: How many recent failures the rules look at: enough for every category, bounded per request.

@@ -19,4 +19,5 @@ urlpatterns = [
     path("review/items/<int:pk>/merge/", views.review_merge, name="merge"),
     path("review/a/<int:pk>/decide/", views.review_decide, name="decide"),
     path("dashboard/", views.dashboard, name="dashboard"),
+    path("roles/", views.role_admin, name="roles"),
 ]

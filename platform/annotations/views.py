@@ -139,6 +139,10 @@ def queue_manage(request, slug: str):
             people = [p for p in (services.user_by_name(n) for n in names) if p is not None]
             created = services.assign(queue, people, by=request.user)
             messages.success(request, f"{len(created)} assignment{'s' if len(created) != 1 else ''} made.")
+        elif action == "add":
+            item = services.item_add_by_hand(queue, request.POST.get("ref", ""), by=request.user,
+                                             question=request.POST.get("question", ""))
+            messages.success(request, f"Added: {item.title}.")
         elif action == "import":
             upload = request.FILES.get("file")
             text = upload.read().decode("utf-8", errors="replace") if upload else request.POST.get("markdown", "")
@@ -317,3 +321,27 @@ def review_merge(request, pk: int):
 def dashboard(request):
     data = selectors.dashboard(request.user)
     return render(request, "annotations/dashboard.html", {"data": data})
+
+
+@workspace_view
+def role_admin(request):
+    """Workspace admins grant and take away the annotator, reviewer and admin roles."""
+    if not roles.can_manage(request.user):
+        return HttpResponseForbidden("Only workspace admins grant roles.")
+    if request.method == "POST":
+        person = services.user_by_name(request.POST.get("username", "").strip())
+        role = request.POST.get("role", "")
+        if person is None:
+            messages.error(request, "No such user; they need an account first (sign up).")
+        else:
+            try:
+                if request.POST.get("action") == "revoke":
+                    roles.role_revoke(person, role)
+                    messages.success(request, f"{person.get_username()} is no longer {role}.")
+                else:
+                    roles.role_grant(person, role)
+                    messages.success(request, f"{person.get_username()} is now {role}.")
+            except roles.UnknownRole as exc:
+                messages.error(request, str(exc))
+        return redirect("annotations:roles")
+    return render(request, "annotations/roles.html", {"people": roles.people_with_roles()})

@@ -134,3 +134,40 @@ def test_every_page_renders_for_its_role(people, add_task, fix_queue, submitted)
     assert anns.time_spent_s == 12
     bad = ann.post(f"/workspace/a/{anns.pk}/save/", {"s-sync-text": "x", "s-sync-from": "900"})
     assert b'data-state="error"' in bad.content and b"outside the kernel" in bad.content
+
+
+def test_admin_grants_roles_and_adds_items_by_hand(people, add_task, explain_queue):
+    boss = client_for(people["admin"])
+    assert client_for(people["ann"]).get("/workspace/roles/").status_code == 403
+    assert client_for(people["rev"]).post("/workspace/roles/", {"username": "nobody", "role": "admin"}).status_code == 403
+    response = boss.post("/workspace/roles/", {"username": "nobody", "role": "annotator"})
+    assert response.status_code == 302
+    page = boss.get("/workspace/roles/").content.decode()
+    assert 'data-person="nobody"' in page
+    from django.contrib.auth import get_user_model
+
+    assert get_user_model().objects.get(username="nobody").has_perm("annotations.annotate")
+    boss.post("/workspace/roles/", {"username": "nobody", "role": "annotator", "action": "revoke"})
+    assert not get_user_model().objects.get(username="nobody").has_perm("annotations.annotate")
+    boss.post("/workspace/q/explain/manage/", {"action": "add", "ref": "add"})
+    assert [i.source for i in explain_queue.items.all()] == ["expert"]
+    again = boss.post("/workspace/q/explain/manage/", {"action": "add", "ref": "add"}, follow=True)
+    assert b"already in this queue" in again.content
+    passing = submit(add_task, EXPERT + "// mine\n", PASSED_RESULT)
+    boss.post("/workspace/q/explain/manage/", {"action": "add", "ref": f"#{passing.pk}"})
+    assert explain_queue.items.filter(submission=passing).exists()
+
+
+def test_docqa_editor_saves_and_submits(people):
+    queue = services.queue_create(by=None, slug="qa", name="QA", kind=QueueKind.DOCQA, guidelines="Cite the API.")
+    item = services.item_add_question(queue, title="Why 32-byte alignment?", question="For `DataCopy`.")
+    ann = client_for(people["ann"])
+    response = ann.post(f"/workspace/items/{item.pk}/start/")
+    annotation = item.annotations.get()
+    assert response.url == f"/workspace/a/{annotation.pk}/"
+    page = ann.get(response.url).content.decode()
+    assert "<code>DataCopy</code>" in page and "Cite the API." in page
+    ann.post(f"/workspace/a/{annotation.pk}/submit/", {"s-reasoning-text": "MTE moves 32 B blocks.",
+                                                       "s-answer-text": "The copy unit's granule is 32 B."})
+    annotation.refresh_from_db()
+    assert annotation.status == Status.SUBMITTED and [s["kind"] for s in annotation.sections] == ["reasoning", "answer"]
