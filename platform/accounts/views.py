@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-from api.selectors import llms_of, pending_count, runs_of
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -19,6 +18,7 @@ from accounts import ratelimit
 from accounts.forms import ModelForm, RunForm, SignupForm, TokenForm
 from accounts.models import ApiToken
 from accounts.services import llm_create, run_create, token_create, token_revoke
+from api.selectors import llms_of, pending_count, runs_of
 from submissions.errors import SubmissionRejected
 from submissions.services import MAX_SOURCE_BYTES
 

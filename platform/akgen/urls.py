@@ -11,6 +11,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("tasks/", include("tasks.urls")),
     path("submissions/", include("submissions.urls")),
+    path("leaderboard/", include("leaderboard.urls")),
     path("workspace/", include("annotations.urls")),
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

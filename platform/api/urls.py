@@ -1,6 +1,7 @@
 from django.urls import path, re_path, register_converter
 
 from api import views
+from leaderboard import api_views as leaderboard_api
 
 
 class IdConverter:
@@ -28,5 +29,9 @@ urlpatterns = [
     path("runs/", views.RunListCreateApi.as_view(), name="run-list"),
     path("runs/<id:pk>/", views.RunDetailApi.as_view(), name="run-detail"),
     path("me/", views.MeApi.as_view(), name="me"),
+    path("leaderboard/models/", leaderboard_api.ModelBoardApi.as_view(), name="leaderboard-models"),
+    path("leaderboard/people/", leaderboard_api.PeopleBoardApi.as_view(), name="leaderboard-people"),
+    path("leaderboard/taxonomy/", leaderboard_api.TaxonomyApi.as_view(), name="leaderboard-taxonomy"),
+    path("leaderboard/tasks/<slug:slug>/", leaderboard_api.TaskBoardApi.as_view(), name="leaderboard-task"),
     re_path(r"^.*$", views.not_found),
 ]

@@ -63,7 +63,19 @@ def submission_detail(request, pk: int):
         "submitter": submitter_label(submission),
         "is_author": request.user.is_authenticated and submission.author_id == request.user.pk,
     }
+    context.update(_quarantine_context(submission, request.user, context["is_author"]))
     return render(request, "submissions/detail.html", context)
+
+
+def _quarantine_context(submission, user, is_author: bool) -> dict:
+    """Owners and staff see why a result is quarantined; signed-in others may report a public result."""
+    from leaderboard.models import Quarantine
+
+    record = Quarantine.objects.filter(submission=submission).first()
+    shown = record if record and (is_author or user.is_staff) else None
+    can_report = (user.is_authenticated and not is_author and record is None
+                  and submission.visibility == "public")
+    return {"quarantine": shown, "can_report": can_report}
 
 
 @require_GET

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 
+from leaderboard.selectors import task_leaderboard
 from submissions.errors import SubmissionRejected
 from submissions.forms import SubmissionForm
 from submissions.models import Path_, Visibility
@@ -145,6 +146,7 @@ def task_detail(request, slug: str):
         if version and version.template_host else None,
         "recent": submission_list(user=request.user, task=task)[:8],
         "expert_visible": expert_visible_to(user=request.user, task=task),
+        "board_entries": task_leaderboard(task, limit=10),
     }
     return render(request, "tasks/detail.html", context)
 

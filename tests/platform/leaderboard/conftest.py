@@ -58,7 +58,7 @@ def seeded(db) -> Seeded:
     tasks = [make_task(f"t{i}", level=level) for i, level in enumerate((1, 1, 2, 2, 3))]
     users = get_user_model().objects
     owner = users.create_user("owner")
-    people = [users.create_user(name) for name in ("ada", "bo", "cy")]
+    people = [users.create_user(name) for name in ("ana", "bo", "cy")]
     runs = []
     seed = Seeded(tasks, runs, people)
     for r, (stage, rate) in enumerate((("base", 0.1), ("sft", 0.4), ("sft_rl", 0.7))):

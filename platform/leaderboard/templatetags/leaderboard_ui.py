@@ -1,0 +1,46 @@
+"""Formatting of leaderboard numbers: a rate with its bootstrap interval on hover."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+
+from leaderboard.metrics import Cell
+
+register = template.Library()
+
+
+@register.simple_tag
+def rate(row, column: str):
+    """`42.0%` with the 95% interval and the task count in a tooltip; an em dash when undefined."""
+    metrics = row.metrics if hasattr(row, "metrics") else row
+    cell = metrics.get(column)
+    if not isinstance(cell, Cell) or cell.value is None:
+        return format_html('<span class="muted" title="{}">—</span>', "not enough samples for this k")
+    value = f"{cell.value * 100:.1f}%"
+    if cell.low is None:
+        return format_html('<span title="{} tasks">{}</span>', cell.tasks, value)
+    interval = f"{cell.low * 100:.1f}–{cell.high * 100:.1f}%"
+    return format_html('<span class="has-ci" title="95% bootstrap interval {} over {} tasks">{}</span>',
+                       interval, cell.tasks, value)
+
+
+@register.simple_tag
+def share(row, column: str):
+    value = (row.metrics if hasattr(row, "metrics") else row).get(column)
+    if value is None:
+        return format_html('<span class="muted">—</span>')
+    return f"{value * 100:.1f}%"
+
+
+@register.simple_tag
+def times(row, column: str):
+    value = (row.metrics if hasattr(row, "metrics") else row).get(column)
+    if value is None:
+        return format_html('<span class="muted">—</span>')
+    return f"{value:.2f}×"
+
+
+@register.filter
+def level_cell(row, level: int):
+    return (row.by_level or {}).get(int(level))

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from leaderboard import views
+
+app_name = "leaderboard"
+urlpatterns = [
+    path("", views.models_board, name="models"),
+    path("people/", views.people_board, name="people"),
+    path("taxonomy/", views.taxonomy, name="taxonomy"),
+    path("taxonomy/<slug:category>/", views.taxonomy_category, name="taxonomy-category"),
+    path("heatmap/", views.heatmap_page, name="heatmap"),
+    path("task/<slug:slug>/", views.task_board, name="task"),
+    path("export/<slug:board>.<slug:fmt>", views.export, name="export"),
+    path("review/", views.review, name="review"),
+    path("report/<int:pk>/", views.report, name="report"),
+]
