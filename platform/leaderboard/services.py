@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum, Value
 from django.db.models.functions import Coalesce, Greatest, Ln
+from django.utils import timezone
 
 from leaderboard.models import FailureCount, Quarantine, RankedKernel, Report, RunTaskStat
 from submissions.models import EvalStatus, Evaluation, Submission, Visibility
@@ -34,7 +35,11 @@ def _has_speedup(passed: bool, speedup: float | None) -> bool:
 
 
 def _bump(model, key: dict[str, Any], changes: dict[str, Any], initial: dict[str, Any]) -> None:
-    """Add to an aggregate row, creating it on first use; safe under concurrent finishers."""
+    """Add to an aggregate row, creating it on first use; safe under concurrent finishers.
+
+    QuerySet.update skips auto_now, so updated_at is set here: cached boards key on it.
+    """
+    changes = {**changes, "updated_at": timezone.now()}
     if model.objects.filter(**key).update(**changes):
         return
     try:

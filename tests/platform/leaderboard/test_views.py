@@ -41,6 +41,20 @@ def test_model_board_page_shows_each_run_with_its_pass_at_k(client, seeded):
     assert ascending.index(f'data-run="{seeded.runs[0].pk}"') < ascending.index(f'data-run="{seeded.runs[2].pk}"')
 
 
+def test_the_cached_board_follows_new_results(client, db, task, django_user_model):
+    from submissions.models import LanguageModel, Run
+
+    owner = django_user_model.objects.create_user("owner")
+    run = Run.objects.create(model=LanguageModel.objects.create(owner=owner, name="fresh"), name="k3",
+                             samples_per_task=3)
+    judge(task=task, kernel="// a", outcome="wrong_answer", author=owner, run=run, sample_index=0)
+    judge(task=task, kernel="// b", outcome="wrong_answer", author=owner, run=run, sample_index=1)
+    assert "0.0%" in client.get("/leaderboard/").content.decode()
+    client.get("/leaderboard/")  # served from the cache now
+    judge(task=task, kernel="// c", outcome="passed", speedup=1.0, author=owner, run=run, sample_index=2)
+    assert "33.3%" in client.get("/leaderboard/").content.decode()
+
+
 def test_filters_and_bad_filters(client, seeded):
     level3 = client.get("/leaderboard/?level=3").content.decode()
     run = seeded.runs[1]
