@@ -97,6 +97,7 @@ function wireSections(root) {
         to.value = String(selection[1]);
         section.dataset.lines = `${selection[0]}-${selection[1]}`;
         from.dispatchEvent(new Event("change", { bubbles: true }));
+        paintCoverage();
         reveal(selection);
         selection = null;
         paint("ws-sel", null);
@@ -152,7 +153,26 @@ function wireEditors(root) {
   });
 }
 
+// Rows that some section points at get a mark in the gutter: what is explained, at a glance.
+function paintCoverage() {
+  const pane = document.querySelector("[data-ws-code]");
+  if (!pane) return;
+  pane.querySelectorAll("tr.ws-covered").forEach((row) => row.classList.remove("ws-covered"));
+  document.querySelectorAll(".ws-section[data-section], .ws-rsection[data-section]").forEach((section) => {
+    const range = sectionRange(section);
+    if (!range) return;
+    for (let n = range[0]; n <= range[1]; n += 1) {
+      const row = ROW(n);
+      if (row && pane.contains(row)) row.classList.add("ws-covered");
+    }
+  });
+}
+document.addEventListener("change", (event) => {
+  if (event.target.closest && event.target.closest("[data-lines-from], [data-lines-to]")) paintCoverage();
+});
+
 function enhance(root) {
+  paintCoverage();
   wireListing(root);
   wireSections(root);
   wireEditors(root);

@@ -224,12 +224,15 @@ def test_annotate_fix_review_walkthrough(live_server, browser, page, screenshot,
         rpage.wait_for_url("**/workspace/review/")
         rpage.click(f"[data-testid=review-{fix_item.pk}]")
         expect(rpage.locator("[data-testid=card-category]")).to_have_text("api_mismatch")
+        expect(rpage.locator("[data-testid=card-A] .diff-file")).to_contain_text("TILE_LENGTH")
+        screenshot(rpage, "workspace-review-fix")
         rpage.click("[data-testid=approve-A]")
         rpage.wait_for_url("**/workspace/review/")
 
         # 4. The annotator sees the comment beside the section and revises.
         page.goto(f"{base}/workspace/a/{explanation.pk}/")
         expect(page.locator("[data-testid=comment-pipeline]")).to_contain_text("which pipe")
+        screenshot(page, "workspace-explain-changes")
         page.fill("#s-pipeline-text", explanation.sections[1]["text"] + " MTE2 brings tile i+1 in while V adds "
                   "tile i and MTE3 writes tile i−1 out; two buffers are enough because the three pipes "
                   "take about as long each.")
