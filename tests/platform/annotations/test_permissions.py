@@ -171,3 +171,13 @@ def test_docqa_editor_saves_and_submits(people):
                                                        "s-answer-text": "The copy unit's granule is 32 B."})
     annotation.refresh_from_db()
     assert annotation.status == Status.SUBMITTED and [s["kind"] for s in annotation.sections] == ["reasoning", "answer"]
+
+
+def test_django_admin_lists_workspace_models(people, submitted):
+    from django.contrib.auth import get_user_model
+
+    root = get_user_model().objects.create_superuser("root", password="pw-root")
+    admin = client_for(root)
+    for url in ("/admin/annotations/queue/", "/admin/annotations/item/", "/admin/annotations/annotation/",
+                f"/admin/annotations/annotation/{submitted[1].pk}/change/"):
+        assert admin.get(url).status_code == 200, url
