@@ -334,3 +334,31 @@ def test_cross_core_flag_needs_mix_launch(sim):
     _, _, run = run_mix(sim, exe, 1, 32)
     assert run.returncode == 3
     assert "UNSUPPORTED" in run.codes("error"), run.stderr
+
+
+def test_int8_per_channel_dequant(sim):
+    exe = sim.build(KERNELS / "cube_extra.cpp", args=5, defines={"KERNEL_MODE": "AIC_MODE", "QUANT": "1"})
+    rng = np.random.default_rng(15)
+    m, k, n = 33, 80, 40
+    a, bt = rand((m, k), np.int8, rng, -90, 90), rand((n, k), np.int8, rng, -90, 90)
+    scale = rng.uniform(1e-4, 1e-3, 48).astype(np.float32)
+    table = scale.view(np.uint32).astype(np.uint64)  # float bits in the low 32 bits
+    p = np.array([m, k, n, 0, 0, 0, 0, 0], np.int32)
+    run = sim.run(exe, 1, [a, bt, np.zeros((m, n), np.float16), table, p])
+    assert run.returncode == 0, run.stderr
+    want = (a.astype(np.int64) @ bt.T.astype(np.int64)) * scale[:n].astype(np.float64)
+    np.testing.assert_allclose(run.outputs[2].astype(np.float64), want, rtol=1e-3, atol=1e-3)
+
+
+def test_mmad_bias_table_relu(sim):
+    exe = sim.build(KERNELS / "cube_extra.cpp", args=5, defines={"KERNEL_MODE": "AIC_MODE"})
+    rng = np.random.default_rng(16)
+    m, k, n = 20, 48, 36
+    a, bt = rand((m, k), np.float16, rng), rand((n, k), np.float16, rng)
+    bias = rng.uniform(-3, 3, 48).astype(np.float32)
+    p = np.array([m, k, n, 0, 0, 0, 0, 0], np.int32)
+    run = sim.run(exe, 1, [a, bt, np.zeros((m, n), np.float32), bias, p])
+    assert run.returncode == 0, run.stderr
+    want = np.maximum(a.astype(np.float64) @ bt.T.astype(np.float64) + bias[:n], 0)
+    np.testing.assert_allclose(run.outputs[2], want, rtol=1e-5, atol=1e-4)
+    assert run.report["findings"] == [], run.stderr
