@@ -1,0 +1,367 @@
+// lib/matmul_intf.h — the high-level Matmul API (ascend_sim subset).
+//
+//   using A = matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>;   // also AscendC::MatmulType
+//   matmul::Matmul<A, B, C, Bias> mm;
+//   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);        // or mm.Init(&tiling)
+//   mm.SetTensorA(aGm); mm.SetTensorB(bGm); mm.SetBias(biasGm);          // (isTransposeA/B too)
+//   mm.SetTail(tailM, tailN);   mm.IterateAll(cGm);  /* or while (mm.Iterate()) mm.GetTensorC(cGm); */
+//   mm.End();
+//
+// Inputs and outputs in global memory (ND); the product of singleCoreM x singleCoreK by
+// singleCoreK x singleCoreN (or the SetTail / SetSingleShape sizes) is computed exactly as the
+// cube would (16-bit products summed in float, int8 in int32, bias added in float, the result
+// rounded to C's type), and its cost is charged as the tiled cube path the tiling describes:
+// per base block, the GM -> L1 load (MTE2), L1 -> L0 (MTE1), Mmad (M) and Fixpipe (FIX), with two
+// blocks in flight. On the NPU a MIX kernel's AIV sends the work to its AIC; here the calling
+// core does it (its M / MTE1 / FIX pipes carry the cost).
+#pragma once
+
+#include "../kernel_operator.h"
+#include "../ascend_sim/matmul_tiling_data.h"
+
+enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
+namespace matmul {
+
+using ::CubeFormat;
+using ::LayoutMode;
+
+template <AscendC::TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+    using T = TYPE;
+    static constexpr AscendC::TPosition pos = POSITION;
+    static constexpr CubeFormat format = FORMAT;
+    static constexpr bool isTrans = ISTRANS;
+};
+
+struct MatmulConfig {
+    bool doNorm = true;
+    bool doBasicBlock = false;
+    bool doMultiDataLoad = false;
+    int32_t basicM = 0, basicN = 0, basicK = 0;
+    bool intrinsicsCheck = false;
+    bool isNBatch = false;
+    bool enVecND2NZ = false;
+    bool doSpecialBasicBlock = false;
+    int32_t doMTE2Preload = 0;
+};
+constexpr MatmulConfig CFG_NORM = {};
+constexpr MatmulConfig CFG_MDL = {false, false, true};
+constexpr MatmulConfig CFG_IBSHARE_NORM = {};
+__aicore__ constexpr MatmulConfig GetNormalConfig() { return CFG_NORM; }
+__aicore__ constexpr MatmulConfig GetMDLConfig() { return CFG_MDL; }
+
+namespace detail {
+template <typename T>
+inline double load(const T& v) {
+    return static_cast<double>(AscendC::sim::to_f<T>(v));
+}
+inline double load(const int8_t& v) { return static_cast<double>(v); }
+inline double load(const int32_t& v) { return static_cast<double>(v); }
+}  // namespace detail
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const MatmulConfig& MM_CFG = CFG_NORM,
+          class MM_CB = void, class MM_POLICY = void>
+class Matmul {
+    using AT = typename A_TYPE::T;
+    using BT = typename B_TYPE::T;
+    using CT = typename C_TYPE::T;
+    using BiasT = typename BIAS_TYPE::T;
+    static_assert(AscendC::sim::mmad_types_ok<typename std::conditional<std::is_same<AT, int8_t>::value, int32_t, float>::type,
+                                              AT, BT>(),
+                  "Failed to check dtype in Matmul, current api support A / B dtype combination is half / half, "
+                  "bfloat16_t / bfloat16_t, float / float, int8_t / int8_t");
+    static_assert(A_TYPE::pos == AscendC::TPosition::GM && B_TYPE::pos == AscendC::TPosition::GM &&
+                      C_TYPE::pos == AscendC::TPosition::GM,
+                  "ascend_sim: this Matmul emulation takes A, B and C in global memory (TPosition::GM)");
+
+  public:
+    __aicore__ inline Matmul() = default;
+
+    __aicore__ inline void Init(const TCubeTiling* cubeTiling, AscendC::TPipe* tpipe = nullptr, ASCEND_SIM_LOC) {
+        (void)tpipe;
+        AscendC::sim::enter("Matmul::Init", loc);
+        if (!cubeTiling) AscendC::sim::fail("BAD_PARAM", "Matmul::Init", loc, "the TCubeTiling pointer is null");
+        t_ = *cubeTiling;
+        if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.singleCoreM <= 0 || t_.singleCoreN <= 0 ||
+            t_.singleCoreK <= 0) {
+            AscendC::sim::fail("BAD_PARAM", "Matmul::Init", loc,
+                               "TCubeTiling has baseM/N/K = %d/%d/%d and singleCoreM/N/K = %d/%d/%d; all must be "
+                               "positive (fill it with matmul_tiling::MultiCoreMatmulTiling::GetTiling)",
+                               t_.baseM, t_.baseN, t_.baseK, t_.singleCoreM, t_.singleCoreN, t_.singleCoreK);
+        }
+        orgM_ = t_.M;
+        orgN_ = t_.N;
+        orgKa_ = t_.Ka;
+        orgKb_ = t_.Kb;
+        sm_ = t_.singleCoreM;
+        sn_ = t_.singleCoreN;
+        sk_ = t_.singleCoreK;
+        inited_ = true;
+    }
+
+    __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
+    __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+        (void)orgKc;
+        orgM_ = orgM;
+        orgN_ = orgN;
+        orgKa_ = orgKa;
+        orgKb_ = orgKb;
+    }
+    __aicore__ inline void SetSingleShape(int singleM, int singleN, int singleK) {
+        sm_ = singleM;
+        sn_ = singleN;
+        sk_ = singleK;
+    }
+    __aicore__ inline void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        if (tailM > 0) sm_ = tailM;
+        if (tailN > 0) sn_ = tailN;
+        if (tailK > 0) sk_ = tailK;
+    }
+    __aicore__ inline void SetTensorA(const AscendC::GlobalTensor<AT>& gm, bool isTransposeA = false) {
+        a_ = gm;
+        transA_ = isTransposeA || A_TYPE::isTrans;
+        hasA_ = true;
+        Restart();
+    }
+    __aicore__ inline void SetTensorB(const AscendC::GlobalTensor<BT>& gm, bool isTransposeB = false) {
+        b_ = gm;
+        transB_ = isTransposeB || B_TYPE::isTrans;
+        hasB_ = true;
+        Restart();
+    }
+    __aicore__ inline void SetBias(const AscendC::GlobalTensor<BiasT>& gm) {
+        bias_ = gm;
+        hasBias_ = true;
+        Restart();
+    }
+    __aicore__ inline void DisableBias() { hasBias_ = false; }
+    __aicore__ inline void ClearBias() { hasBias_ = false; }
+
+    // All of this core's C at once.
+    __aicore__ inline void IterateAll(const AscendC::GlobalTensor<CT>& gm, uint8_t enAtomic = 0,
+                                      bool enSequentialWrite = false, bool waitIterateAll = false,
+                                      bool fakeMsg = false, ASCEND_SIM_LOC) {
+        (void)enSequentialWrite;
+        (void)waitIterateAll;
+        (void)fakeMsg;
+        Check("Matmul::IterateAll", loc);
+        const int mb = Ceil(sm_, t_.baseM), nb = Ceil(sn_, t_.baseN);
+        for (int i = 0; i < mb; ++i) {
+            for (int j = 0; j < nb; ++j) Block(gm, i, j, enAtomic != 0, "Matmul::IterateAll", loc);
+        }
+        Restart();
+    }
+
+    // One base block (baseM x baseN) per call, N fastest (iterateOrder 1: M fastest).
+    __aicore__ inline bool Iterate(bool enPartialSum = false, ASCEND_SIM_LOC) {
+        (void)enPartialSum;
+        Check("Matmul::Iterate", loc);
+        const int mb = Ceil(sm_, t_.baseM), nb = Ceil(sn_, t_.baseN);
+        if (iter_ >= mb * nb) {
+            Restart();
+            return false;
+        }
+        cur_ = iter_++;
+        return true;
+    }
+    __aicore__ inline void GetTensorC(const AscendC::GlobalTensor<CT>& gm, uint8_t enAtomic = 0,
+                                      bool enSequentialWrite = false, ASCEND_SIM_LOC) {
+        Check("Matmul::GetTensorC", loc);
+        if (cur_ < 0) {
+            AscendC::sim::fail("QUE_ORDER", "Matmul::GetTensorC", loc, "GetTensorC without a successful Iterate()");
+        }
+        const int mb = Ceil(sm_, t_.baseM), nb = Ceil(sn_, t_.baseN);
+        int i, j;
+        if (t_.iterateOrder == 1) {
+            i = cur_ % mb;
+            j = cur_ / mb;
+        } else {
+            i = cur_ / nb;
+            j = cur_ % nb;
+        }
+        if (enSequentialWrite) {  // the block goes to gm as a dense baseM x baseN tile
+            Block(gm, i, j, enAtomic != 0, "Matmul::GetTensorC", loc, true);
+        } else {
+            Block(gm, i, j, enAtomic != 0, "Matmul::GetTensorC", loc);
+        }
+        cur_ = -1;
+    }
+    __aicore__ inline void End() { Restart(); }
+    __aicore__ inline void SetHF32(bool enable = false, int32_t mode = 0) {
+        (void)enable;
+        (void)mode;
+    }
+
+  private:
+    static int Ceil(int a, int b) { return (a + b - 1) / b; }
+    void Restart() {
+        iter_ = 0;
+        cur_ = -1;
+    }
+    void Check(const char* api, const AscendC::sim::SrcLoc& loc) {
+        AscendC::sim::enter(api, loc);
+        if (!inited_) {
+            AscendC::sim::fail("QUE_ORDER", api, loc,
+                               "Matmul used before Init / REGIST_MATMUL_OBJ gave it its TCubeTiling");
+        }
+        if (!hasA_ || !hasB_) {
+            AscendC::sim::fail("QUE_ORDER", api, loc, "Matmul needs SetTensorA and SetTensorB before %s", api);
+        }
+        if (sk_ > orgKa_ || sk_ > orgKb_) {
+            AscendC::sim::fail("BAD_PARAM", api, loc, "singleCoreK %d exceeds Ka %d / Kb %d of the tiling", sk_,
+                               orgKa_, orgKb_);
+        }
+    }
+
+    // Computes block (i, j) of this core's C and writes it (dense: at gm as a baseM x baseN tile).
+    void Block(const AscendC::GlobalTensor<CT>& gm, int bi, int bj, bool atomic, const char* api,
+               const AscendC::sim::SrcLoc& loc, bool dense = false) {
+        using namespace AscendC::sim;
+        CoreCtx& c = enter(api, loc);
+        const int m0 = bi * t_.baseM, n0 = bj * t_.baseN;
+        const int ml = std::min(t_.baseM, sm_ - m0), nl = std::min(t_.baseN, sn_ - n0), kl = sk_;
+        // A is M x K row-major (stride Ka) or, transposed, K x M (stride orgM); B likewise.
+        const AT* A = a_.GetPhyAddr(0);
+        const BT* B = b_.GetPhyAddr(0);
+        for (int i = 0; i < ml; ++i) {
+            if (!transA_) check_gm(A + static_cast<uint64_t>(m0 + i) * orgKa_, sizeof(AT) * kl, false, api, loc);
+        }
+        if (transA_) {
+            for (int kk = 0; kk < kl; ++kk) check_gm(A + static_cast<uint64_t>(kk) * orgM_ + m0, sizeof(AT) * ml, false, api, loc);
+        }
+        if (!transB_) {
+            for (int kk = 0; kk < kl; ++kk) check_gm(B + static_cast<uint64_t>(kk) * orgN_ + n0, sizeof(BT) * nl, false, api, loc);
+        } else {
+            for (int j = 0; j < nl; ++j) check_gm(B + static_cast<uint64_t>(n0 + j) * orgKb_, sizeof(BT) * kl, false, api, loc);
+        }
+        if (hasBias_) check_gm(bias_.GetPhyAddr(0) + n0, sizeof(BiasT) * nl, false, api, loc);
+        const bool integer = std::is_same<AT, int8_t>::value;
+        std::vector<double> bcol(static_cast<size_t>(kl));
+        for (int j = 0; j < nl; ++j) {
+            for (int kk = 0; kk < kl; ++kk) {
+                const BT v = transB_ ? B[static_cast<uint64_t>(n0 + j) * orgKb_ + kk] : B[static_cast<uint64_t>(kk) * orgN_ + n0 + j];
+                bcol[kk] = detail::load(v);
+            }
+            const double bv = hasBias_ ? detail::load(bias_.GetPhyAddr(0)[n0 + j]) : 0.0;
+            for (int i = 0; i < ml; ++i) {
+                double out;
+                if (integer) {
+                    int64_t acc = 0;
+                    for (int kk = 0; kk < kl; ++kk) {
+                        const AT av = transA_ ? A[static_cast<uint64_t>(kk) * orgM_ + m0 + i] : A[static_cast<uint64_t>(m0 + i) * orgKa_ + kk];
+                        acc += static_cast<int64_t>(detail::load(av)) * static_cast<int64_t>(bcol[kk]);
+                    }
+                    out = static_cast<double>(static_cast<int32_t>(acc)) + bv;
+                } else {
+                    float acc = 0.0f;
+                    for (int kk = 0; kk < kl; ++kk) {
+                        const AT av = transA_ ? A[static_cast<uint64_t>(kk) * orgM_ + m0 + i] : A[static_cast<uint64_t>(m0 + i) * orgKa_ + kk];
+                        acc += static_cast<float>(detail::load(av)) * static_cast<float>(bcol[kk]);
+                    }
+                    out = static_cast<double>(acc + static_cast<float>(bv));
+                }
+                const uint64_t idx = dense ? static_cast<uint64_t>(i) * t_.baseN + j
+                                           : static_cast<uint64_t>(m0 + i) * orgN_ + n0 + j;
+                CT* dst = gm.GetPhyAddr(idx);
+                check_gm(dst, sizeof(CT), true, api, loc);
+                if (atomic) out += detail::load(*dst);
+                if constexpr (std::is_same<CT, int32_t>::value) {
+                    *dst = static_cast<int32_t>(out);
+                } else {
+                    *dst = from_f<CT>(static_cast<float>(out));
+                }
+            }
+        }
+        Charge(c, ml, nl, kl, loc);
+        // GM lines the block reads (for the L2 / HBM bounds)
+        if (!transA_) {
+            for (int i = 0; i < ml; ++i) l2_touch(A + static_cast<uint64_t>(m0 + i) * orgKa_, sizeof(AT) * kl);
+        }
+        if (!transB_) {
+            for (int kk = 0; kk < kl; ++kk) l2_touch(B + static_cast<uint64_t>(kk) * orgN_ + n0, sizeof(BT) * nl);
+        }
+    }
+
+    // The tiled cube path for one block: per L1 step (stepKa * baseK of K) MTE2 brings the A and B
+    // slices, per baseK MTE1 fills L0A / L0B and M multiplies; FIX writes the block. Two blocks
+    // in flight: block n's loads may start once block n - 2's Mmads are done.
+    void Charge(AscendC::sim::CoreCtx& c, int ml, int nl, int kl, const AscendC::sim::SrcLoc& loc) {
+        using namespace AscendC::sim;
+        const SocProfile& s = *c.soc;
+        const uint32_t es = sizeof(AT);
+        const int c0 = 32 / static_cast<int>(es);
+        const int m16 = (ml + 15) / 16 * 16, n16 = (nl + 15) / 16 * 16;
+        const int stepK = std::max(1, t_.stepKa) * t_.baseK;
+        uint64_t rate = s.cube_macs_f16;
+        if (std::is_same<AT, float>::value) rate /= s.cube_f32_div;
+        if (std::is_same<AT, int8_t>::value) rate = s.cube_macs_i8;
+        pipe_wait(c, Pipe::MTE2, prev_m_end_[0]);
+        uint64_t m_end = 0;
+        for (int k0 = 0; k0 < kl; k0 += stepK) {
+            const int kc = std::min(stepK, kl - k0);
+            const uint64_t bytes = static_cast<uint64_t>(ml + nl) * kc * es;
+            c.l1_read += bytes;
+            const uint64_t ld_end = charge(c, Pipe::MTE2, l1_load_cycles(c, bytes), "Matmul(load)", loc, {});
+            for (int kb = 0; kb < kc; kb += t_.baseK) {
+                const int kk = std::min(t_.baseK, kc - kb);
+                const int kp = (kk + c0 - 1) / c0 * c0;
+                pipe_wait(c, Pipe::MTE1, ld_end);
+                const uint64_t l0 = static_cast<uint64_t>(m16) * kp * es, l1b = static_cast<uint64_t>(n16) * kp * es;
+                const uint64_t mte1 = 2 * s.mte1_latency + static_cast<uint64_t>(std::ceil(l0 / s.mte1_l0a_bpc)) +
+                                      static_cast<uint64_t>(std::ceil(l1b / s.mte1_l0b_bpc));
+                const uint64_t e1 = charge(c, Pipe::MTE1, mte1, "Matmul(LoadData)", loc, {});
+                pipe_wait(c, Pipe::M, e1);
+                const uint64_t macs = static_cast<uint64_t>(m16) * n16 * kp;
+                m_end = charge(c, Pipe::M, s.mmad_startup + (macs + rate - 1) / rate, "Matmul(Mmad)", loc, {});
+            }
+        }
+        c.cube_macs += static_cast<uint64_t>(ml) * nl * kl;
+        pipe_wait(c, Pipe::FIX, m_end);
+        const uint64_t out = static_cast<uint64_t>(ml) * nl * sizeof(CT);
+        charge(c, Pipe::FIX, s.fix_latency + static_cast<uint64_t>(std::ceil(out / c.fix_gm_bpc)), "Matmul(Fixpipe)", loc, {});
+        c.gm_write += out;
+        prev_m_end_[0] = prev_m_end_[1];
+        prev_m_end_[1] = m_end;
+    }
+
+    TCubeTiling t_;
+    AscendC::GlobalTensor<AT> a_;
+    AscendC::GlobalTensor<BT> b_;
+    AscendC::GlobalTensor<BiasT> bias_;
+    int orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+    int sm_ = 0, sn_ = 0, sk_ = 0;
+    int iter_ = 0, cur_ = -1;
+    uint64_t prev_m_end_[2] = {0, 0};
+    bool inited_ = false, hasA_ = false, hasB_ = false, hasBias_ = false, transA_ = false, transB_ = false;
+};
+
+}  // namespace matmul
+
+namespace AscendC {
+using ::CubeFormat;
+using ::LayoutMode;
+using matmul::CFG_MDL;
+using matmul::CFG_NORM;
+using matmul::Matmul;
+using matmul::MatmulConfig;
+using matmul::MatmulType;
+}  // namespace AscendC
+
+namespace AscendC {
+namespace sim {
+inline void regist_matmul(AscendC::TPipe*, const void*) {}
+template <typename MM, typename... Rest>
+inline void regist_matmul(AscendC::TPipe* pipe, const void* ws, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
+    if (tiling) mm.Init(tiling, pipe);
+    regist_matmul(pipe, ws, rest...);
+}
+template <typename MM>
+inline void regist_matmul(AscendC::TPipe*, const void*, MM&) {}  // REGIST_MATMUL_OBJ(pipe, ws, mm): Init later
+}  // namespace sim
+}  // namespace AscendC
+
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
+    ::AscendC::sim::regist_matmul((tpipe), (workspace), __VA_ARGS__)
