@@ -55,22 +55,26 @@ def bar_chart(rows: Sequence[tuple[str, Sequence[int]]], series: Sequence[str], 
 
 
 def _heat_colour(value: float) -> str:
-    """White → blue by pass rate (colour-blind safe, one hue)."""
-    shade = int(round(245 - 200 * max(0.0, min(1.0, value))))
-    return f"rgb({shade},{min(255, shade + 20)},255)"
+    """Pale → deep blue by pass rate (one hue, so it reads in grey-scale and for colour-blind eyes)."""
+    t = max(0.0, min(1.0, value))
+    lo, hi = (239, 246, 255), (30, 58, 138)
+    r, g, b = (round(a + (z - a) * t) for a, z in zip(lo, hi, strict=True))
+    return f"rgb({r},{g},{b})"
 
 
 def heatmap(runs: Sequence[str], tasks: Sequence[str], cells: dict[tuple[int, int], float], *,
-            label: str, cell: int = 14) -> SafeString:
+            label: str, cell: int | None = None) -> SafeString:
     """Runs as rows, tasks as columns, colour = exec pass@1; grey where a run did not try a task."""
     left, top_h = 230, 110
-    width = left + cell * len(tasks) + 20
+    if cell is None:  # big cells for a few tasks, down to 6 px for a few hundred
+        cell = max(6, min(28, 900 // max(1, len(tasks))))
+    width = max(left + cell * len(tasks) + 20, left + 440)
     height = top_h + cell * len(runs) + 40
     body = []
     for j, slug in enumerate(tasks):
         x = left + j * cell + cell / 2
         body.append(f'<text transform="translate({x:.1f},{top_h - 6}) rotate(-60)" font-size="10">'
-                    f'{escape(slug)}</text>')
+                    f'{escape(_short(slug, 22))}</text>')
     for i, name in enumerate(runs):
         y = top_h + i * cell
         body.append(f'<text x="{left - 6}" y="{y + cell - 3}" text-anchor="end" font-size="11">{escape(name)}</text>')
@@ -90,10 +94,14 @@ def heatmap(runs: Sequence[str], tasks: Sequence[str], cells: dict[tuple[int, in
     return _svg(width, height, body, label)
 
 
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def line_chart(series: Sequence[tuple[str, Sequence[tuple[int, float | None]]]], *, label: str,
                x_label: str = "k", y_label: str = "exec pass@k", width: int = 760, height: int = 320) -> SafeString:
     """pass@k curves: one line per run, y from 0 to 1."""
-    left, right, top, bottom = 56, 200, 16, 40
+    left, right, top, bottom = 56, 270, 16, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     k_max = max((k for _, pts in series for k, v in pts if v is not None), default=1)
     body = [f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#9ca3af"/>',
@@ -122,5 +130,5 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[int, float | None]]]],
                             f'<title>{escape(name)}: pass@{k} = {v:.1%}</title></circle>')
         ly = top + 8 + s * 18
         body.append(f'<rect x="{left + plot_w + 14}" y="{ly}" width="12" height="3" fill="{colour}"/>'
-                    f'<text x="{left + plot_w + 30}" y="{ly + 5}" font-size="11">{escape(name[:26])}</text>')
+                    f'<text x="{left + plot_w + 30}" y="{ly + 5}" font-size="11">{escape(_short(name, 38))}</text>')
     return _svg(width, height, body, label)

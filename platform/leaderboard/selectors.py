@@ -19,7 +19,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from leaderboard import metrics
 from leaderboard.metrics import Cell, TaskTally
-from leaderboard.models import FailureCount, Quarantine, RankedKernel, RunTaskStat
+from leaderboard.models import FailureCount, RankedKernel, RunTaskStat
 from submissions.models import EvalStatus, Evaluation, Run, Visibility
 from tasks.models import Task
 
@@ -114,13 +114,6 @@ def tallies_by_run(filters: Filters, run_ids: list[int] | None = None) -> dict[i
     return out
 
 
-def data_version() -> str:
-    """Changes whenever any aggregate changes: the cache key of computed boards."""
-    stats = RunTaskStat.objects.aggregate(t=Max("updated_at"), n=Count("pk"))
-    fails = FailureCount.objects.aggregate(t=Max("updated_at"))
-    return f"{stats['t']}|{stats['n']}|{fails['t']}|{Quarantine.objects.count()}|{Run.objects.count()}"
-
-
 @dataclass
 class BoardRow:
     run_id: int
@@ -134,6 +127,7 @@ class BoardRow:
     metrics: dict[str, Any]
     by_level: dict[int, dict[str, Cell]] = field(default_factory=dict)
     baseline: bool = False
+    rank: int | None = None
 
     def value(self, column: str) -> float | None:
         v = self.metrics.get(column)
@@ -170,39 +164,63 @@ def _baseline_row(filters: Filters) -> BoardRow:
     return BoardRow(0, "expert kernels", "Baseline", 0, "expert", "", 1, {}, summary, by_level, baseline=True)
 
 
+def _run_versions(filters: Filters) -> dict[int, str]:
+    """Per run, a token that changes whenever any of its aggregate rows under `filters` changes."""
+    rows = (_stat_rows(filters).values("run_id")
+            .annotate(t=Max("updated_at"), rows=Count("pk"), samples=Sum("n")).order_by())
+    return {r["run_id"]: f"{r['t'].timestamp() if r['t'] else 0}:{r['rows']}:{r['samples']}" for r in rows}
+
+
+def _board_row(run: Run, tallies: list[TaskTally]) -> BoardRow:
+    summary = metrics.summarize(tallies)
+    by_level = {}
+    for level in (1, 2, 3):
+        subset = [t for t in tallies if t.level == level]
+        if subset:
+            part = metrics.summarize(subset, ks=(1,), intervals=True)
+            by_level[level] = {"compile@1": part["compile@1"], "exec@1": part["exec@1"]}
+    return BoardRow(run.pk, run.name, run.model.name, run.model_id, run.model.get_training_stage_display(),
+                    run.model.base_model, run.samples_per_task, run.decoding or {}, summary, by_level)
+
+
 def model_leaderboard(filters: Filters) -> list[BoardRow]:
-    """One row per run with judged samples under `filters`, plus the expert baseline row; unsorted."""
-    cache_key = f"lb:models:{filters.key()}:{hashlib.sha1(data_version().encode()).hexdigest()}"
-    rows = cache.get(cache_key)
-    if rows is not None:
-        return rows
-    by_run = tallies_by_run(filters)
-    runs = Run.objects.filter(pk__in=list(by_run)).select_related("model")
-    rows = []
-    for run in runs:
-        tallies = by_run[run.pk]
-        summary = metrics.summarize(tallies)
-        by_level = {}
-        for level in (1, 2, 3):
-            subset = [t for t in tallies if t.level == level]
-            if subset:
-                part = metrics.summarize(subset, ks=(1,), intervals=True)
-                by_level[level] = {"compile@1": part["compile@1"], "exec@1": part["exec@1"]}
-        rows.append(BoardRow(run.pk, run.name, run.model.name, run.model_id, run.model.get_training_stage_display(),
-                             run.model.base_model, run.samples_per_task, run.decoding or {}, summary, by_level))
+    """One row per run with judged samples under `filters`, plus the expert baseline row; unsorted.
+
+    Rows are cached per run under a token of that run's aggregates: when an evaluation finishes
+    only its run is recomputed (the bootstrap makes a row cost milliseconds; 50 of them would
+    not fit a page budget).
+    """
+    versions = _run_versions(filters)
+    keys = {run_id: f"lb:run:{run_id}:{filters.key()}:{token}" for run_id, token in versions.items()}
+    cached = cache.get_many(list(keys.values()))
+    rows = [cached[key] for key in keys.values() if key in cached]
+    missing = [run_id for run_id, key in keys.items() if key not in cached]
+    if missing:
+        by_run = tallies_by_run(filters, missing)
+        fresh = {}
+        for run in Run.objects.filter(pk__in=missing).select_related("model"):
+            if by_run.get(run.pk):
+                row = _board_row(run, by_run[run.pk])
+                rows.append(row)
+                fresh[keys[run.pk]] = row
+        cache.set_many(fresh, timeout=3600)
     rows.append(_baseline_row(filters))
-    cache.set(cache_key, rows, timeout=3600)
     return rows
 
 
 def sort_rows(rows: list[BoardRow], column: str, descending: bool = True) -> list[BoardRow]:
-    """Sort by a column; rows without a value go last whichever the direction."""
+    """Baselines first (marked, never ranked), then runs by a column; runs without a value go
+    last whichever the direction. Sets each run's rank."""
     if column not in COLUMNS:
         column = "exec@1"
-    have = [r for r in rows if r.value(column) is not None]
-    missing = [r for r in rows if r.value(column) is None]
+    runs = [r for r in rows if not r.baseline]
+    have = [r for r in runs if r.value(column) is not None]
+    missing = [r for r in runs if r.value(column) is None]
     have.sort(key=lambda r: (r.value(column), -r.run_id if descending else r.run_id), reverse=descending)
-    return have + missing
+    ordered = have + missing
+    for i, row in enumerate(ordered, 1):
+        row.rank = i
+    return [r for r in rows if r.baseline] + ordered
 
 
 def filter_options() -> dict[str, list]:
@@ -244,7 +262,9 @@ def task_leaderboard(task: Task, *, who: str = "all", toolchain: str = DEFAULT_T
         rows = rows.filter(run__isnull=False)
     entries: list[TaskEntry] = []
     seen: set[tuple[str, int | None]] = set()
-    for r in rows.iterator(chunk_size=200):
+    # Plain slices, not a server-side cursor: the first few hundred rows nearly always hold
+    # `limit` different submitters, and a cursor costs a round trip of its own.
+    for r in _slices(rows, 200):
         ident = ("run", r.run_id) if r.run_id else ("user", r.author_id)
         if ident in seen:
             continue
@@ -258,6 +278,16 @@ def task_leaderboard(task: Task, *, who: str = "all", toolchain: str = DEFAULT_T
         if len(entries) >= limit:
             break
     return entries
+
+
+def _slices(qs: QuerySet, size: int):
+    start = 0
+    while True:
+        chunk = list(qs[start:start + size])
+        yield from chunk
+        if len(chunk) < size:
+            return
+        start += size
 
 
 # --- people --------------------------------------------------------------------------------------

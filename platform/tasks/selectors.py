@@ -1,19 +1,19 @@
 """Read-side queries for tasks: the filtered list, its options, and per-task result summaries.
 
 Result statistics count evaluations on a task's *current* version (results stay attached to the
-version they were judged on); counts include private submissions, while the best speedup and the
-top entries come from public ones only, since those are the ones a visitor can open.
+version they were judged on); counts include private submissions, while the best speedup comes
+from public ones only. The ranked entries of a task page come from leaderboard.selectors.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max, Q, QuerySet, Value
+from django.db.models import Count, F, Max, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
-from submissions.models import EvalStatus, Evaluation, Submission, Visibility
-from tasks.models import Level, Task
+from submissions.models import EvalStatus, Evaluation, Visibility
+from tasks.models import Level, Task, TaskVersion
 
 #: Speedups are only comparable within one toolchain; the list shows this one.
 DEFAULT_TOOLCHAIN = "cpu-sim"
@@ -122,7 +122,6 @@ class TaskStats:
     verdicts: list[tuple[str, int]]
     pending: int
     earlier_versions: int
-    top: list[Submission]
 
     @property
     def judged(self) -> int:
@@ -133,8 +132,8 @@ class TaskStats:
         return sum(t.passed for t in self.per_toolchain)
 
 
-def task_stats(task: Task, *, top: int = 5) -> TaskStats:
-    """The task page's leaderboard summary: counts per toolchain, verdict mix, best public entries."""
+def task_stats(task: Task) -> TaskStats:
+    """The task page's result summary: counts per toolchain, verdict mix, what is still pending."""
     evaluations = Evaluation.objects.filter(submission__task=task,
                                             submission__task_version_id=task.current_version_id)
     done = evaluations.filter(status=EvalStatus.DONE)
@@ -156,20 +155,7 @@ def task_stats(task: Task, *, top: int = 5) -> TaskStats:
         for row in done.exclude(verdict="").values("verdict").annotate(n=Count("pk")).order_by("-n", "verdict")
     ]
     pending = evaluations.filter(status__in=[EvalStatus.QUEUED, EvalStatus.RUNNING]).count()
-    earlier = (Evaluation.objects.filter(submission__task=task, status=EvalStatus.DONE)
-               .exclude(submission__task_version_id=task.current_version_id).count())
-    best = (
-        Evaluation.objects.filter(
-            submission__task=task, submission__task_version_id=task.current_version_id,
-            submission__visibility=Visibility.PUBLIC, status=EvalStatus.DONE, passed=True,
-            speedup__isnull=False, toolchain=DEFAULT_TOOLCHAIN,
-        )
-        .select_related("submission__author", "submission__run__model")
-        .order_by("-speedup", "submission__created_at")[:top]
-    )
-    entries = []
-    for evaluation in best:
-        submission = evaluation.submission
-        submission.top_evaluation = evaluation
-        entries.append(submission)
-    return TaskStats(per_toolchain, verdicts, pending, earlier, entries)
+    # Earlier versions' counters are kept by evaluation_finish; no need to scan their evaluations.
+    earlier = (TaskVersion.objects.filter(task=task).exclude(pk=task.current_version_id)
+               .aggregate(n=Sum("judged_count"))["n"] or 0)
+    return TaskStats(per_toolchain, verdicts, pending, earlier)
