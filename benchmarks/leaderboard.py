@@ -20,7 +20,7 @@ The loaded rows are reused by later runs with the same sizes (pass --reload to r
 from __future__ import annotations
 
 import argparse
-import io
+import json
 import math
 import os
 import random
@@ -141,8 +141,8 @@ def _load(runs: int, tasks: int, samples: int) -> None:
                             row = ("passed", "", True, True, speed, '{"verdict": "passed"}')
                         else:
                             verdict, category, compiled = FAILURES[rng.randrange(len(FAILURES))]
-                            result = ('{"verdict": "%s", "diagnostics": [{"category": "%s", "severity": "error"}]}'
-                                      % (verdict, category))
+                            result = json.dumps({"verdict": verdict,
+                                                 "diagnostics": [{"category": category, "severity": "error"}]})
                             row = (verdict, category, compiled, False, None, result)
                         yield (sid, "cpu-sim", "Ascend910B2", "done", "", row[0], row[5], row[2], row[3], row[4],
                                row[1], "", 1, 0, "", now, now, now, now)
