@@ -362,3 +362,36 @@ def test_mmad_bias_table_relu(sim):
     want = np.maximum(a.astype(np.float64) @ bt.T.astype(np.float64) + bias[:n], 0)
     np.testing.assert_allclose(run.outputs[2], want, rtol=1e-5, atol=1e-4)
     assert run.report["findings"] == [], run.stderr
+
+
+def test_fixpipe_atomic_add_across_cores(sim):
+    # 3 AI cores each multiply the same 16 x 16 halves (x) by themselves; core 0 writes, the others
+    # add with SetAtomicAdd after SyncAll: z = 3 * x @ x.
+    src = PRELUDE + """
+    TBuf<TPosition::A1> a1; TBuf<TPosition::B1> b1; TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a1, 512); pipe.InitBuffer(b1, 512); pipe.InitBuffer(a2, 512); pipe.InitBuffer(b2, 512);
+    pipe.InitBuffer(c1, 1024);
+    LocalTensor<half> la1 = a1.Get<half>(), lb1 = b1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
+    LocalTensor<float> lc = c1.Get<float>();
+    DataCopy(la1, gx, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    DataCopy(lb1, gx, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    LoadData(la2, la1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    LoadData(lb2, lb1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+    Mmad(lc, la2, lb2, MmadParams(16, 16, 16, 0, false, true));
+    FixpipeParamsV220 fp(16, 16, 16, 16, false);
+    if (GetBlockIdx() == 0) Fixpipe(gz, lc, fp);
+    SyncAll();
+    if (GetBlockIdx() != 0) {
+        SetAtomicAdd<float>();
+        Fixpipe(gz, lc, fp);
+        SetAtomicNone();
+    }
+}
+"""
+    exe = sim.build(src, args=2, defines={"KERNEL_MODE": "AIC_MODE"})
+    x = np.random.default_rng(17).uniform(-1, 1, 1024).astype(np.float16)
+    run = sim.run(exe, 3, [x, np.full(512, np.nan, np.float32)])
+    assert run.returncode == 0, run.stderr
+    m = x[:256].astype(np.float64).reshape(16, 16)
+    np.testing.assert_allclose(run.outputs[1][:256].reshape(16, 16), 3 * (m @ m), rtol=1e-5, atol=1e-4)

@@ -407,6 +407,7 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
     LocalView ld{};
     if (ldst) ld = view_raw(*ldst, "Fixpipe", "dst (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
     uint8_t* g = static_cast<uint8_t*>(gm);
+    uint8_t atomic_tmp[8];
     bool uninit = false;
     std::vector<uint8_t> row;
     uint64_t out_bytes = 0;
@@ -433,8 +434,19 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
                 } else {
                     out = g + di * dsz;
                     check_gm(out, dsz, true, "Fixpipe", loc);
+                    if (c.atomic_op != 0) out = atomic_tmp;  // staged, then combined below
                 }
                 const uint8_t* in = s.data + so;
+                struct Combine {  // SetAtomicAdd/Max/Min: fold the staged value into GM
+                    CoreCtx& c;
+                    uint8_t* staged;
+                    uint8_t* target;
+                    DType dt;
+                    uint32_t dsz;
+                    ~Combine() {
+                        if (target) gm_store(c, target, staged, 1, dsz, dt);
+                    }
+                } combine{c, atomic_tmp, (!ldst && c.atomic_op != 0) ? g + di * dsz : nullptr, dt, dsz};
                 if (q == QuantMode_t::NoQuant) {
                     if (st == DType::F32) {
                         float v;

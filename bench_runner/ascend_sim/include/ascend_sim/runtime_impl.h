@@ -752,7 +752,7 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
         r.unit_done[static_cast<size_t>(b * r.units + role)] = 1;
         r.xc_cv.notify_all();
     }
-    if (!r.waves && !raw->is_aic) barrier_core_exit();
+    if (!r.waves && !(r.mix && raw->is_aic)) barrier_core_exit();  // MIX: SyncAll joins the AIVs only
 }
 
 ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const char* file, int line, void (*fn)(void*),
