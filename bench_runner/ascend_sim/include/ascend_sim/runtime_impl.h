@@ -1598,7 +1598,7 @@ ASCEND_SIM_API void pad_copy_in(const TensorRef& dst, const void* gm, uint32_t c
         fail("BAD_PARAM", "DataCopyPad", loc, "leftPadding/rightPadding (%u/%u elements) must each be at most 32 bytes",
              left, right);
     }
-    LocalView d = view_raw(dst, "DataCopyPad", "dst (LocalTensor)", loc, ONE_BLK_SIZE);
+    LocalView d = view_raw(dst, "DataCopyPad", "dst (LocalTensor)", loc, ONE_BLK_SIZE, kHwUB | hw_bit(Hardware::L1));
     const uint64_t row = (static_cast<uint64_t>(left + right) * esize + len + 31) / 32 * 32;
     const uint64_t dstep = row + dst_stride_blocks * 32;
     const uint64_t sstep = static_cast<uint64_t>(len) + src_stride_bytes;
@@ -1615,6 +1615,12 @@ ASCEND_SIM_API void pad_copy_in(const TensorRef& dst, const void* gm, uint32_t c
         mark_written(d, i * dstep, row);
     }
     const uint64_t gm_bytes = static_cast<uint64_t>(count) * ((len + 31) / 32 * 32);
+    if (d.blk->hw == Hardware::L1) {  // GM -> L1 (A1/B1/C1) on 910B
+        for (uint32_t i = 0; i < count; ++i) l2_touch(g + i * sstep, len);
+        c.l1_read += gm_bytes;
+        charge(c, Pipe::MTE2, l1_load_cycles(c, gm_bytes), "DataCopyPad", loc, {{d.blk, true}});
+        return;
+    }
     c.gm_read += gm_bytes;
     charge(c, Pipe::MTE2, mte_cycles(c.soc->mte2_latency, c.mte2_bpc, gm_bytes, count, c.soc->burst_overhead),
            "DataCopyPad", loc, {{d.blk, true}});
