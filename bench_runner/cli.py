@@ -65,16 +65,44 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("doctor", help="which toolchains and SoCs this host can serve")
     p.add_argument("--json", action="store_true")
+
+    # trainer/ (imported only when these run; `train` needs the `train` extra: torch, TRL, PEFT)
+    train = sub.add_parser("train", help="SFT / DPO on an Ascend-CoT release (the `train` extra)")
+    tsub = train.add_subparsers(dest="train_command", metavar="SUBCOMMAND", required=True)
+    for kind in ("sft", "dpo"):
+        p = tsub.add_parser(kind, add_help=False, help=f"{kind.upper()} with TRL: --config FILE|RECIPE, any "
+                            "field as --flag (akgen train sft --help lists them)")
+        p.set_defaults(trl_args=[])  # main() hands everything after `train sft|dpo` to TRL's parser
+    p = tsub.add_parser("make-tiny-model", help="a tiny Qwen3 model + tokenizer for CPU tests (no downloads)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--hidden-size", type=int, default=64)
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--kv-heads", type=int, default=2)
+    p.add_argument("--head-dim", type=int, default=16, help="vLLM needs 64")
+    p.add_argument("--vocab-size", type=int, default=800)
+
+    p = sub.add_parser("generate", help="sample k kernels per task from a model and submit them to a run")
+    from trainer.generate import add_arguments
+
+    add_arguments(p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    trl_args = None
+    if len(argv) >= 2 and argv[0] == "train" and argv[1] in ("sft", "dpo"):
+        argv, trl_args = argv[:2], argv[2:]
     args = parser.parse_args(argv)
+    if trl_args is not None:
+        args.trl_args = trl_args
     if args.command is None:
         parser.print_help()
         return EXIT_OK
-    handler = {"suite": _suite, "prompt": _prompt, "eval": _eval, "doctor": _doctor}[args.command]
+    handler = {"suite": _suite, "prompt": _prompt, "eval": _eval, "doctor": _doctor, "train": _train,
+               "generate": _generate}[args.command]
     try:
         return handler(args, sys.stdout)
     except InfrastructureError as exc:
@@ -274,6 +302,55 @@ def _doctor(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"{r['toolchain']:8} {'yes' if r['ok'] else 'no ':3}  {', '.join(r['socs']) or '-'}\n"
                       f"         {r['reason']}\n")
     return EXIT_OK if any(r["ok"] for r in rows) else EXIT_INFRA
+
+
+# ---------------------------------------------------------------------------------------------
+# train, generate (trainer/)
+
+TRAIN_EXTRA = ("torch", "transformers", "trl", "peft", "datasets", "accelerate", "tokenizers")
+
+
+def _missing(modules: Sequence[str]) -> list[str]:
+    from importlib.util import find_spec
+
+    return [m for m in modules if find_spec(m) is None]
+
+
+def _train(args: argparse.Namespace, out: TextIO) -> int:
+    missing = _missing(TRAIN_EXTRA)
+    if missing:
+        print(f"akgen train needs the `train` extra (missing: {', '.join(missing)}): "
+              ".venv/bin/pip install -c requirements/constraints.txt -e '.[train]'", file=sys.stderr)
+        return EXIT_INFRA
+    from trainer.errors import TrainerInputError
+
+    try:
+        if args.train_command == "make-tiny-model":
+            from trainer.tiny import make_tiny_model
+
+            folder = make_tiny_model(args.dir, hidden_size=args.hidden_size, num_layers=args.layers,
+                                     num_heads=args.heads, num_kv_heads=args.kv_heads, head_dim=args.head_dim,
+                                     vocab_size=args.vocab_size)
+            out.write(f"tiny Qwen3 model and tokenizer written to {folder}\n")
+            return EXIT_OK
+        if args.train_command == "sft":
+            from trainer.sft import main as train_main
+        else:
+            from trainer.dpo import main as train_main
+        return train_main(list(args.trl_args))
+    except TrainerInputError as exc:
+        print(f"akgen train: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+def _generate(args: argparse.Namespace, out: TextIO) -> int:
+    if args.backend == "transformers" and _missing(("torch", "transformers")):
+        print("akgen generate --backend transformers needs torch and transformers (the `train` extra)",
+              file=sys.stderr)
+        return EXIT_INFRA
+    from trainer.generate import run_cli
+
+    return run_cli(args, out)
 
 
 if __name__ == "__main__":
