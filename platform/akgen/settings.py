@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "api",
     "leaderboard",
     "annotations",
+    "releases",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,122 @@
+"""The record format of Ascend-CoT (docs/releases.md): TRL's conversational formats.
+
+Pure functions from plain values to the JSON objects written one per line; no Django, so the
+trainer side and the tests can rely on exactly this shape. Conversational subsets:
+``{"messages": [system, user, assistant{content, reasoning}], "meta": {...}}``; dpo:
+``{"prompt": [system, user], "chosen": [assistant], "rejected": [assistant], "meta": {...}}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from datetime import UTC, datetime
+
+FORMAT_VERSION = 1
+
+SYSTEM_KERNEL = ("You are an expert AscendC kernel engineer for Huawei Ascend NPUs. Think through the "
+                 "tiling, the pipeline and the hardware rules, then answer with complete, compilable code.")
+SYSTEM_FIX = ("You are an expert AscendC kernel engineer for Huawei Ascend NPUs. You are given a kernel that "
+              "failed to compile or to produce correct results, with its log. Find the root cause, explain it, "
+              "and answer with the corrected kernel.")
+SYSTEM_DOC = ("You are an expert on AscendC programming and the Ascend NPU architecture. Answer the question "
+              "accurately and concisely.")
+
+
+def dumps(record: dict) -> str:
+    """One JSONL line: keys sorted, UTF-8 (no ASCII escaping), compact, ending in a newline."""
+    return json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def timestamp(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def pseudonym(key: bytes, user_id: int | None) -> str | None:
+    """A stable, keyed, irreversible name for a platform user id (HMAC-SHA256, 16 hex digits)."""
+    if user_id is None:
+        return None
+    return "u_" + hmac.new(key, f"user:{user_id}".encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def _block(code: str) -> str:
+    return "```cpp\n" + code.rstrip("\n") + "\n```"
+
+
+def _tagged(code: str, name: str) -> str:
+    first = code.split("\n", 1)[0].strip().replace(" ", "")
+    if first == f"//file:{name}":
+        return code
+    return f"// file: {name}\n" + code
+
+
+def answer_code(kernel: str, host: str | None, path: str) -> str:
+    """The kernel as bench_runner.prompt's format rules ask: one ```cpp block (device_only) or two
+    blocks tagged ``// file: kernel.cpp`` and ``// file: host.cpp`` (host_device)."""
+    if path == "host_device":
+        return _block(_tagged(kernel, "kernel.cpp")) + "\n\n" + _block(_tagged(host or "", "host.cpp"))
+    return _block(kernel)
+
+
+def sections_markdown(sections: list[dict], titles: dict[str, str]) -> str:
+    """An annotation's sections as markdown, a ``##`` heading per section (empty ones left out)."""
+    parts = []
+    for section in sections:
+        text = str(section.get("text") or "").strip()
+        if not text:
+            continue
+        kind = str(section.get("kind") or "")
+        title = titles.get(kind) or kind.replace("_", " ").capitalize() or "Notes"
+        lines = section.get("lines")
+        where = ""
+        if isinstance(lines, (list, tuple)) and len(lines) == 2 and all(isinstance(n, int) for n in lines):
+            where = f" (lines {lines[0]}–{lines[1]})" if lines[0] != lines[1] else f" (line {lines[0]})"
+        parts.append(f"## {title}{where}\n\n{text}")
+    return "\n\n".join(parts)
+
+
+def conversation(system: str, user: str, answer: str, reasoning: str, meta: dict) -> dict:
+    return {
+        "messages": [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+            {"role": "assistant", "content": answer, "reasoning": reasoning},
+        ],
+        "meta": meta,
+    }
+
+
+def code_cot(*, prompt: str, kernel: str, host: str | None, path: str, reasoning: str, meta: dict) -> dict:
+    return conversation(SYSTEM_KERNEL, prompt, answer_code(kernel, host, path), reasoning, meta)
+
+
+def fix_user(*, title: str, kernel: str, log: str, api_notes: str = "") -> str:
+    parts = [f"Task: {title}", "This AscendC kernel fails:", _block(kernel),
+             "Log:", "```text\n" + (log.rstrip("\n") or "(no log)") + "\n```"]
+    if api_notes.strip():
+        parts += ["Relevant API notes:", api_notes.strip()]
+    parts.append("Diagnose the root cause and give the corrected kernel.")
+    return "\n\n".join(parts)
+
+
+def fix(*, title: str, kernel: str, log: str, api_notes: str, diagnosis: str, fixed_kernel: str,
+        reasoning: str, meta: dict) -> dict:
+    answer = (diagnosis.strip() + "\n\n" if diagnosis.strip() else "") + _block(fixed_kernel)
+    return conversation(SYSTEM_FIX, fix_user(title=title, kernel=kernel, log=log, api_notes=api_notes),
+                        answer, reasoning, meta)
+
+
+def doc_qa(*, question: str, answer: str, reasoning: str, meta: dict) -> dict:
+    return conversation(SYSTEM_DOC, question.strip(), answer.strip(), reasoning.strip(), meta)
+
+
+def dpo(*, prompt: str, chosen: str, rejected: str, meta: dict) -> dict:
+    return {
+        "prompt": [{"role": "system", "content": SYSTEM_KERNEL}, {"role": "user", "content": prompt}],
+        "chosen": [{"role": "assistant", "content": chosen}],
+        "rejected": [{"role": "assistant", "content": rejected}],
+        "meta": meta,
+    }

@@ -1,0 +1,181 @@
+"""Building a release from seeded data: TRL columns through `datasets`, split by task,
+evaluation tasks kept out, decontamination found, byte-identical rebuilds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench_runner.prompt import extract_sources
+from releases import builder, services
+from releases.filters import SUBSETS
+from tests.platform.releases.conftest import EVAL_TASK, expert
+
+pytestmark = pytest.mark.django_db
+
+
+def _records(folder: Path, subset: str):
+    for split in builder.SPLITS:
+        path = folder / subset / f"{split}.jsonl"
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                yield split, json.loads(line)
+
+
+def test_release_loads_with_datasets_in_trl_formats(seeded, tmp_path):
+    from datasets import load_dataset
+
+    try:  # TRL's own check when the train extra is installed
+        from trl.data_utils import is_conversational
+    except ImportError:  # pragma: no cover
+        def is_conversational(row):
+            return isinstance(row.get("messages") or row.get("prompt"), list)
+
+    out = tmp_path / "r1"
+    result = services.build_into(out, number=1, data={"validation_percent": 30})
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["version"] == 1 and manifest["format"] == 1 and manifest["empty_subsets"] == []
+    assert set(result.counts["subsets"]) == set(SUBSETS)
+    for subset in SUBSETS:
+        files = {sp: str(out / subset / f"{sp}.jsonl") for sp in builder.SPLITS
+                 if manifest["files"][f"{subset}/{sp}.jsonl"]["records"]}
+        ds = load_dataset("json", data_files=files)
+        for split, dataset in ds.items():
+            assert dataset.num_rows == manifest["subsets"][subset][split]
+            row = dataset[0]
+            assert is_conversational(row), subset
+            if subset == "dpo":
+                assert set(dataset.column_names) == {"prompt", "chosen", "rejected", "meta"}
+                assert [m["role"] for m in row["prompt"]] == ["system", "user"]
+                assert [m["role"] for m in row["chosen"]] == [m["role"] for m in row["rejected"]] == ["assistant"]
+                assert row["chosen"][0]["content"] != row["rejected"][0]["content"]
+            else:
+                assert set(dataset.column_names) == {"messages", "meta"}
+                roles = [m["role"] for m in row["messages"]]
+                assert roles == ["system", "user", "assistant"]
+                assert isinstance(row["messages"][2]["reasoning"], str)
+            meta = row["meta"]
+            assert meta["subset"] == subset and meta["split"] == split
+            for key in ("task", "task_version", "level", "category"):
+                assert key in meta
+    # The card's YAML front matter names every config, and `datasets` reads the folder by config.
+    card = (out / "README.md").read_text()
+    assert card.startswith("---\npretty_name:") and "config_name: dpo" in card and "license: cc-by-4.0" in card
+    dpo = load_dataset(str(out), "dpo")
+    assert dpo["train"].num_rows == manifest["subsets"]["dpo"]["train"]
+    for rel, info in manifest["files"].items():
+        assert builder.sha256_file(out / rel) == info["sha256"]
+
+
+def test_record_contents(seeded, tmp_path):
+    out = tmp_path / "r"
+    services.build_into(out, number=1, data={"validation_percent": 0})
+    cot = [r for _, r in _records(out, "code_cot")]
+    add = next(r for r in cot if r["meta"]["task"] == "add")
+    system, user, assistant = add["messages"]
+    assert user["content"].startswith("You are writing an AscendC kernel")  # the prompt (fallback: not on disk)
+    assert extract_sources(assistant["content"], "device_only") == (expert("add"), None)
+    assert assistant["reasoning"].startswith("## Data partitioning across cores and tiles (lines 7–8)\n\nEach of 8")
+    assert "## Performance reasoning" not in assistant["reasoning"]  # an empty section is left out
+    meta = add["meta"]
+    assert meta["annotator"].startswith("u_") and meta["annotator"] != meta["reviewer"]
+    assert '"ann"' not in json.dumps(meta) and meta["review_state"] == "approved"
+    assert meta["created"] == "2026-03-01T12:00:00Z" and meta["level"] == 1 and meta["category"] == "elementwise"
+
+    [api] = [r for _, r in _records(out, "api_fix") if r["meta"]["task"] == "add"]
+    user = api["messages"][1]["content"]
+    assert "SetGlobalBufer" in user and "has no member named" in user
+    assert "did you mean `SetGlobalBuffer`" in user  # the API note
+    answer = api["messages"][2]["content"]
+    assert answer.startswith("The kernel misspells SetGlobalBuffer.") and "```cpp\n" in answer
+    assert api["meta"]["failing_verdict"] == "compile_error" and api["meta"]["fixed_verdict"] == "passed"
+
+    [kfix] = [r for _, r in _records(out, "kernel_fix") if r["meta"]["task"] == "add"]
+    assert "case small: failed max_abs_err=1.5" in kfix["messages"][1]["content"]
+
+    qa = [r for _, r in _records(out, "doc_qa")]
+    assert len(qa) == 4 and qa[0]["messages"][2]["reasoning"] == "The MTE moves 32-byte blocks."
+
+    pairs = [r for _, r in _records(out, "dpo")]
+    for p in pairs:
+        chosen = extract_sources(p["chosen"][0]["content"], "device_only")[0]
+        rejected = extract_sources(p["rejected"][0]["content"], "device_only")[0]
+        assert chosen != rejected and p["meta"]["rejected_verdict"] == "wrong_answer"
+    keys = [(p["meta"]["chosen_submission_id"], p["meta"]["rejected_submission_id"]) for p in pairs]
+    assert len(keys) == len(set(keys))
+    # Per task: 1 fix pair + max(2 distinct passing, 3 failing) run pairs = 4 (the duplicate run adds none).
+    per_task = {}
+    for p in pairs:
+        per_task[p["meta"]["task"]] = per_task.get(p["meta"]["task"], 0) + 1
+    assert per_task["relu"] == 4 and set(per_task) == {"add", "relu", "gelu", "exp", "layer_norm", "matmul"}
+
+
+def test_cap_filters_and_review_state(seeded, tmp_path):
+    out = tmp_path / "capped"
+    result = services.build_into(out, number=1, data={"dpo_cap_per_task": 2, "levels": [1],
+                                                      "subsets": ["dpo", "doc_qa"], "min_review": "submitted"})
+    assert set(result.counts["subsets"]) == {"dpo", "doc_qa"}
+    tasks = [r["meta"]["task"] for _, r in _records(out, "dpo")]
+    assert sorted(set(tasks)) == ["add", "exp", "gelu", "relu"] and all(tasks.count(t) == 2 for t in set(tasks))
+    qa = [r for _, r in _records(out, "doc_qa")]
+    assert len(qa) == 5 and {r["meta"]["review_state"] for r in qa} == {"approved", "submitted"}
+    # A date range on review time and a run filter.
+    out2 = tmp_path / "dated"
+    services.build_into(out2, number=2, data={"subsets": ["code_cot", "dpo"], "until": "2026-03-02",
+                                              "runs": [seeded["other"].pk]})
+    assert sorted(r["meta"]["task"] for _, r in _records(out2, "code_cot")) == ["add", "relu"]
+    # `other` alone has no failing samples: only the fix pairs (reviewed on or before 2 March) remain.
+    assert {r["meta"]["source"] for _, r in _records(out2, "dpo")} == {"fix"}
+
+
+def test_split_by_task_never_by_record(seeded, tmp_path):
+    out = tmp_path / "split"
+    services.build_into(out, number=1, data={"validation_percent": 50})
+    seen: dict[str, set[str]] = {}
+    for subset in SUBSETS:
+        for split, record in _records(out, subset):
+            key = record["meta"]["task"] or f"question:{record['meta']['item_id']}"
+            seen.setdefault(key, set()).add(split)
+            assert split == builder.split_of(key, 50)
+    assert all(len(splits) == 1 for splits in seen.values())
+    assert {next(iter(s)) for s in seen.values()} == {"train", "validation"}
+    assert builder.split_of("add", 0) == "train" and builder.split_of("add", 100) == "validation"
+
+
+def test_evaluation_tasks_excluded_unless_included_and_decontamination(seeded, tmp_path):
+    out = tmp_path / "default"
+    services.build_into(out, number=1, data={})
+    for subset in SUBSETS:
+        assert all(r["meta"]["task"] != EVAL_TASK for _, r in _records(out, subset))
+    report = json.loads((out / "decontamination.json").read_text())
+    assert report["eval_tasks"] == [EVAL_TASK] and report["eval_tasks_included"] is False
+    assert report["excluded_records"] == {"api_fix": 1, "code_cot": 1, "dpo": 4, "kernel_fix": 1}
+    # The `add` run sample that copies softmax's expert kernel is found, exactly.
+    hits = report["overlaps"]["first"]
+    assert any(h["match"] == "exact" and h["task"] == "add" and h["reference_task"] == EVAL_TASK
+               and h["subset"] == "dpo" for h in hits)
+    # Near duplicates: the softmax expert with one changed constant (the layer_norm fix kernels differ more).
+    assert report["overlaps"]["count"] >= 1
+
+    out2 = tmp_path / "included"
+    services.build_into(out2, number=2, data={"include_eval_tasks": True})
+    cot = [r for _, r in _records(out2, "code_cot") if r["meta"]["task"] == EVAL_TASK]
+    assert len(cot) == 1
+    report = json.loads((out2 / "decontamination.json").read_text())
+    assert report["eval_tasks_included"] is True and report["excluded_records"] == {}
+    near = [h for h in report["overlaps"]["first"] if h["task"] == EVAL_TASK and h["match"] == "near"]
+    assert near and all(h["similarity"] >= 0.8 for h in near)  # the failing softmax kernels are one-line edits of its expert
+
+
+def test_rebuild_is_byte_identical(seeded, tmp_path):
+    a = services.build_into(tmp_path / "a", number=3, data={"validation_percent": 30})
+    b = services.build_into(tmp_path / "b", number=3, data={"validation_percent": 30})
+    assert a.files == b.files
+    for rel in a.files:
+        assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes()
+    assert (tmp_path / "a" / "manifest.json").read_bytes() == (tmp_path / "b" / "manifest.json").read_bytes()
+    za = builder.zip_release(tmp_path / "a", tmp_path / "a.zip", prefix="ascend-cot-v3")
+    zb = builder.zip_release(tmp_path / "b", tmp_path / "b.zip", prefix="ascend-cot-v3")
+    assert za == zb and (tmp_path / "a.zip").read_bytes() == (tmp_path / "b.zip").read_bytes()
