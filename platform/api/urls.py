@@ -1,4 +1,4 @@
-from django.urls import path, re_path, register_converter
+from django.urls import include, path, re_path, register_converter
 
 from api import views
 from leaderboard import api_views as leaderboard_api
@@ -33,5 +33,6 @@ urlpatterns = [
     path("leaderboard/people/", leaderboard_api.PeopleBoardApi.as_view(), name="leaderboard-people"),
     path("leaderboard/taxonomy/", leaderboard_api.TaxonomyApi.as_view(), name="leaderboard-taxonomy"),
     path("leaderboard/tasks/<slug:slug>/", leaderboard_api.TaskBoardApi.as_view(), name="leaderboard-task"),
+    path("releases/", include("releases.api_urls")),
     re_path(r"^.*$", views.not_found),
 ]
