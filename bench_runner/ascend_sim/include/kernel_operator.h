@@ -17,5 +17,6 @@
 #include "ascend_sim/vec_cast.h"
 #include "ascend_sim/vec_reduce.h"
 #include "ascend_sim/vec_cmpsel.h"
+#include "ascend_sim/adv_api.h"
 #include "ascend_sim/tiling.h"
 #include "ascend_sim/misc.h"

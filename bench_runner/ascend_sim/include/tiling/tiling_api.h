@@ -1,5 +1,6 @@
 // tiling/tiling_api.h — host-side tiling of the high-level APIs (ascend_sim subset): the Matmul
-// tiling classes matmul_tiling::MatmulApiTiling (one core) and MultiCoreMatmulTiling.
+// tiling classes matmul_tiling::MatmulApiTiling (one core) and MultiCoreMatmulTiling, and the
+// SoftMax / LayerNorm temporary-size queries and tiling functions (namespace AscendC).
 //
 // GetTiling fills TCubeTiling with a deterministic choice: the M x N output split over at most
 // SetDim() cores (the split with the least work on the busiest core, then the fewest cores),
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 
+#include "../ascend_sim/adv_tiling.h"
 #include "../ascend_sim/matmul_tiling_data.h"
 
 namespace matmul_tiling {
@@ -202,3 +204,78 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
 };
 
 }  // namespace matmul_tiling
+
+namespace AscendC {
+
+// ---- SoftMax: src shape [M, K] (the product of the leading axes, the last axis) ----
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
+    (void)isReuseSource;
+    const size_t n = srcShape.GetDimNum();
+    return sim::softmax_min_tmp(n ? static_cast<uint32_t>(srcShape.GetDim(n - 1)) : 0, dataTypeSize);
+}
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
+    (void)isReuseSource;
+    const size_t n = srcShape.GetDimNum();
+    const uint32_t k = n ? static_cast<uint32_t>(srcShape.GetDim(n - 1)) : 0;
+    const uint32_t m = k ? static_cast<uint32_t>(srcShape.GetShapeSize() / k) : 0;
+    return sim::softmax_max_tmp(m, k, dataTypeSize);
+}
+inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                              SoftMaxTiling& softmaxTiling) {
+    const size_t n = srcShape.GetDimNum();
+    const uint32_t k = n ? static_cast<uint32_t>(srcShape.GetDim(n - 1)) : 0;
+    const uint32_t m = k ? static_cast<uint32_t>(srcShape.GetShapeSize() / k) : 0;
+    const uint32_t perRow = sim::softmax_min_tmp(k, dataTypeSize);
+    uint32_t rows = perRow ? localWorkSpaceSize / perRow : 0;
+    if (rows == 0) rows = 1;
+    if (rows > m) rows = m;
+    softmaxTiling = SoftMaxTiling();
+    softmaxTiling.srcM = m;
+    softmaxTiling.srcK = k;
+    softmaxTiling.srcSize = m * k;
+    softmaxTiling.outMaxM = m;
+    softmaxTiling.outMaxK = 32 / (dataTypeSize ? dataTypeSize : 4);
+    softmaxTiling.outMaxSize = m * softmaxTiling.outMaxK;
+    softmaxTiling.splitM = rows;
+    softmaxTiling.splitK = k;
+    softmaxTiling.splitSize = rows * k;
+    softmaxTiling.reduceM = rows;
+    softmaxTiling.reduceK = softmaxTiling.outMaxK;
+    softmaxTiling.reduceSize = rows * softmaxTiling.outMaxK;
+    softmaxTiling.rangeM = rows ? m / rows : 0;
+    softmaxTiling.tailM = rows ? m % rows : 0;
+    softmaxTiling.tailSplitSize = softmaxTiling.tailM * k;
+    softmaxTiling.tailReduceSize = softmaxTiling.tailM * softmaxTiling.outMaxK;
+}
+
+// ---- LayerNorm: src shape [B, S, H] ----
+inline void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(srcShape.GetDimNum() ? srcShape.GetDimNum() - 1 : 0));
+    const uint32_t bs = h ? static_cast<uint32_t>(srcShape.GetShapeSize() / h) : 0;
+    minValue = sim::layernorm_min_tmp(h, typeSize);
+    maxValue = sim::layernorm_max_tmp(bs, h, typeSize);
+}
+inline void GetLayerNormNDTillingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                      const bool isReuseSource, LayerNormTiling& tilling) {
+    (void)isReuseSource;
+    tilling = LayerNormTiling();
+    const size_t n = srcShape.GetDimNum();
+    tilling.bLength = n >= 3 ? static_cast<uint32_t>(srcShape.GetDim(n - 3)) : 1;
+    tilling.sLength = n >= 2 ? static_cast<uint32_t>(srcShape.GetDim(n - 2)) : 1;
+    tilling.hLength = n >= 1 ? static_cast<uint32_t>(srcShape.GetDim(n - 1)) : 0;
+    tilling.originalHLength = tilling.hLength;
+    tilling.inputXSize = tilling.bLength * tilling.sLength * tilling.hLength;
+    tilling.meanVarSize = tilling.bLength * tilling.sLength;
+    tilling.tmpBufSize = stackBufferSize / (typeSize ? typeSize : 4);
+    tilling.numberOfTmpBuf = 2;
+    tilling.lastDimValueBack = tilling.hLength ? 1.0f / static_cast<float>(tilling.hLength) : 0.0f;
+}
+// Same, with the unpadded last axis (H padded for alignment, originalH the real length).
+inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                     const bool isReuseSource, LayerNormTiling& tiling) {
+    GetLayerNormNDTillingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, tiling);
+}
+
+}  // namespace AscendC

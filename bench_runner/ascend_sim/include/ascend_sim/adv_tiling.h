@@ -1,0 +1,111 @@
+// ascend_sim: tiling structs of the high-level vector APIs (SoftMaxTiling, LayerNormTiling; field
+// names as in CANN's adv_api tiling headers) and the shape type the host-side helpers take. One
+// type serves host and kernel, as for TCubeTiling.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include "tiling_macros.h"
+
+// ge::Shape as CANN's host helpers take it (akgen_host.h has gert::Shape only).
+#ifndef ASCEND_SIM_GE_SHAPE
+#define ASCEND_SIM_GE_SHAPE 1
+namespace ge {
+class Shape {
+  public:
+    Shape() = default;
+    explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+    std::vector<int64_t> GetDims() const { return dims_; }
+    int64_t GetShapeSize() const {
+        int64_t n = 1;
+        for (int64_t d : dims_) n *= d;
+        return n;
+    }
+
+  private:
+    std::vector<int64_t> dims_;
+};
+}  // namespace ge
+#endif
+
+BEGIN_TILING_DATA_DEF(SoftMaxTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcM)
+TILING_DATA_FIELD_DEF(uint32_t, srcK)
+TILING_DATA_FIELD_DEF(uint32_t, srcSize)
+TILING_DATA_FIELD_DEF(uint32_t, outMaxM)
+TILING_DATA_FIELD_DEF(uint32_t, outMaxK)
+TILING_DATA_FIELD_DEF(uint32_t, outMaxSize)
+TILING_DATA_FIELD_DEF(uint32_t, splitM)
+TILING_DATA_FIELD_DEF(uint32_t, splitK)
+TILING_DATA_FIELD_DEF(uint32_t, splitSize)
+TILING_DATA_FIELD_DEF(uint32_t, reduceM)
+TILING_DATA_FIELD_DEF(uint32_t, reduceK)
+TILING_DATA_FIELD_DEF(uint32_t, reduceSize)
+TILING_DATA_FIELD_DEF(uint32_t, rangeM)
+TILING_DATA_FIELD_DEF(uint32_t, tailM)
+TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize)
+TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize)
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(LayerNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength)
+TILING_DATA_FIELD_DEF(uint32_t, sLength)
+TILING_DATA_FIELD_DEF(uint32_t, hLength)
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength)
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize)
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize)
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf)
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos)
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize)
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos)
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize)
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize)
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos)
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos)
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos)
+TILING_DATA_FIELD_DEF(uint32_t, loopRound)
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize)
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize)
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos)
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize)
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize)
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos)
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength)
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength)
+TILING_DATA_FIELD_DEF(float, lastDimValueBack)
+END_TILING_DATA_DEF;
+
+namespace optiling {
+using ::LayerNormTiling;
+using ::SoftMaxTiling;
+}  // namespace optiling
+namespace AscendC {
+using ::LayerNormTiling;
+using ::SoftMaxTiling;
+
+// Temporary-buffer sizes of the emulated high-level APIs (ascend_sim's own figures: one float
+// row of work space per row of input plus a 32-byte reduce slot; CANN's exact numbers are not
+// public). Shared by the host helpers and the kernel-side checks.
+namespace sim {
+inline uint32_t softmax_min_tmp(uint32_t k, uint32_t type_size) {
+    (void)type_size;
+    return (k * 4 + 31) / 32 * 32 + 64;
+}
+inline uint32_t softmax_max_tmp(uint32_t m, uint32_t k, uint32_t type_size) {
+    return m * softmax_min_tmp(k, type_size);
+}
+inline uint32_t layernorm_min_tmp(uint32_t h, uint32_t type_size) {
+    (void)type_size;
+    return (h * 4 + 31) / 32 * 32 * 2 + 64;
+}
+inline uint32_t layernorm_max_tmp(uint32_t bs, uint32_t h, uint32_t type_size) {
+    return bs * layernorm_min_tmp(h, type_size);
+}
+}  // namespace sim
+}  // namespace AscendC
