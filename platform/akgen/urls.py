@@ -13,6 +13,7 @@ urlpatterns = [
     path("submissions/", include("submissions.urls")),
     path("leaderboard/", include("leaderboard.urls")),
     path("workspace/", include("annotations.urls")),
+    path("releases/", include("releases.urls")),
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file, so the docs work under script-src 'self'.
