@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     from trainer.generate import add_arguments
 
     add_arguments(p)
+    p = sub.add_parser("export", help="build an Ascend-CoT release on the platform and unpack it into --out")
+    from bench_runner.export_client import add_arguments as export_arguments
+
+    export_arguments(p)
     return parser
 
 
@@ -102,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     handler = {"suite": _suite, "prompt": _prompt, "eval": _eval, "doctor": _doctor, "train": _train,
-               "generate": _generate}[args.command]
+               "generate": _generate, "export": _export}[args.command]
     try:
         return handler(args, sys.stdout)
     except InfrastructureError as exc:
@@ -349,6 +353,12 @@ def _generate(args: argparse.Namespace, out: TextIO) -> int:
               file=sys.stderr)
         return EXIT_INFRA
     from trainer.generate import run_cli
+
+    return run_cli(args, out)
+
+
+def _export(args: argparse.Namespace, out: TextIO) -> int:
+    from bench_runner.export_client import run_cli
 
     return run_cli(args, out)
 
