@@ -14,11 +14,12 @@ import shutil
 import subprocess
 import traceback
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from releases import builder, conf, sources
@@ -178,3 +179,17 @@ def preview(data: dict, *, per_subset: int = 2) -> Preview:
     counts = sources.estimate(ctx)
     samples = sources.sample(ctx, per_subset)
     return Preview(filters=filters, counts=counts, samples=samples, eval_tasks=sorted(ctx.eval_slugs))
+
+
+def release_resend_unfinished(*, building_older_than_s: float | None = 0) -> int:
+    """Re-send queued releases, and re-queue those left ``building`` (started more than
+    ``building_older_than_s`` ago; None leaves them) by a worker that died. Returns how many."""
+    if building_older_than_s is not None:
+        cutoff = timezone.now() - timedelta(seconds=building_older_than_s)
+        stale = Q(started_at__lte=cutoff) | Q(started_at__isnull=True)
+        Release.objects.filter(stale, status=ReleaseStatus.BUILDING).update(
+            status=ReleaseStatus.QUEUED, stage="re-queued")
+    ids = list(Release.objects.filter(status=ReleaseStatus.QUEUED).order_by("number").values_list("pk", flat=True))
+    for pk in ids:
+        release_send(pk)
+    return len(ids)

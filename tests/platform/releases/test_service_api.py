@@ -135,3 +135,25 @@ def test_api_scopes_and_permission(seeded, sent):
     assert refused.status_code == 403 and "curate" in refused.json()["message"]
     assert APIClient().get("/api/v1/releases/").status_code == 401
     assert not Release.objects.exists() and not sent.called
+
+
+def test_actor_command_and_resend(seeded, sent):
+    from django.core.management import call_command
+
+    from releases.actors import QUEUE, build_release
+
+    assert build_release.queue_name == QUEUE == "releases"
+    first = services.release_create(user=None, data={"subsets": ["doc_qa"]})
+    build_release.fn(first.pk)  # what a worker runs for the message
+    first.refresh_from_db()
+    assert first.status == ReleaseStatus.READY and first.counts["subsets"]["doc_qa"]["train"] >= 3
+
+    stuck = services.release_create(user=None, data={"subsets": ["doc_qa"]})
+    Release.objects.filter(pk=stuck.pk).update(status=ReleaseStatus.BUILDING)  # its worker died
+    queued = services.release_create(user=None, data={"subsets": ["doc_qa"]})
+    assert services.release_resend_unfinished(building_older_than_s=None) == 1
+    sent.assert_called_with(queued.pk)
+    assert services.release_resend_unfinished(building_older_than_s=0) == 2
+    out = io.StringIO()
+    call_command("build_release", number=stuck.number, stdout=out)
+    assert "ready" in out.getvalue()

@@ -28,6 +28,10 @@ class Command(BaseCommand):
             resent = reconcile(queued_for=timedelta(0))
             if resent:
                 self.stdout.write(f"Re-sent {resent} evaluation(s) left unfinished by the last run.")
+            from releases.services import release_resend_unfinished
+
+            if releases := release_resend_unfinished():
+                self.stdout.write(f"Re-sent {releases} release build(s) left unfinished by the last run.")
             reconciler = ReconcilerThread()
             reconciler.start()
         try:
