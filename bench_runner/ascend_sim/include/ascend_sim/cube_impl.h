@@ -80,12 +80,10 @@ ASCEND_SIM_API void cube_nd2nz(const TensorRef& dst, const void* gm, uint32_t es
     if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
     LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
     const uint32_t c0 = ONE_BLK_SIZE / esize;
-    if (p.nValue > 1 && p.srcDValue < p.dValue) {
-        fail("BAD_PARAM", "DataCopy", loc,
-             "Nd2NzParams.srcDValue (%u elements between source rows) is smaller than dValue (%u columns): rows "
-             "would overlap",
-             p.srcDValue, p.dValue);
+    if (p.nValue > 1 && p.srcDValue == 0) {
+        fail("BAD_PARAM", "DataCopy", loc, "Nd2NzParams.srcDValue is 0; its valid range is 1 ~ 65535");
     }
+    // (srcDValue < dValue is legal: overlapping source rows, e.g. an implicit img2col.)
     if (p.dstNzC0Stride == 0 && p.dValue > c0) {
         fail("BAD_PARAM", "DataCopy", loc,
              "Nd2NzParams.dstNzC0Stride is 0 but dValue %u spans several %u-element C0 blocks; set it to the "
