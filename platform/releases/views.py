@@ -118,7 +118,8 @@ def detail(request, number: int):
         manifest = services.release_folder(release) / "manifest.json"
         if manifest.exists():
             files = sorted(json.loads(manifest.read_text(encoding="utf-8"))["files"].items())
-    return render(request, "releases/detail.html", {"release": release, "files": files,
+    filters = [(k, "—" if v in (None, []) else json.dumps(v)) for k, v in (release.filters or {}).items()]
+    return render(request, "releases/detail.html", {"release": release, "files": files, "filters": filters,
                                                     "subsets": _subset_rows(release)})
 
 
