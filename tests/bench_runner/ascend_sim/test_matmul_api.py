@@ -74,3 +74,20 @@ def test_matmul_api_more_work_costs_more(mm_hl, tmp_path):
         res.append(rep["cores"][0]["pipes"]["M"])
     # the cube time follows the MACs (8x the K): 16x16x16 per cycle plus a small per-Mmad overhead
     assert 7.5 * res[0] < res[1] < 8.5 * res[0]
+
+
+def test_matmul_api_in_mix_kernel(sim, tmp_path):
+    """In a MIX launch REGIST_MATMUL_OBJ sends the AIC away (it would serve the AIVs' requests);
+    the AIVs whose GetBlockIdx() < usedCoreNum compute their blocks."""
+    exe = sim.build(KERNELS / "matmul_hl.cpp", host=KERNELS / "matmul_hl_main.cpp", extra_include_dirs=[KERNELS],
+                    defines={"HL_MODE": "MIX_MODE"})
+    rng = np.random.default_rng(9)
+    m, k, n = 96, 64, 200
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    bias = rng.uniform(-1, 1, n).astype(np.float32)
+    out, rep, _ = run(exe, tmp_path, 6, a, b, bias, m, k, n)
+    np.testing.assert_allclose(out, a.astype(np.float64) @ b.astype(np.float64) + bias, rtol=1e-5, atol=1e-4)
+    assert rep["cube_macs"] == m * n * k  # each block computed exactly once
+    busy = [c for c in rep["cores"] if c["pipes"]["M"] > 0]
+    assert busy and all(c["core_type"] == "AIV" for c in busy)

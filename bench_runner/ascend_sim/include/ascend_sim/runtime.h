@@ -439,6 +439,7 @@ ASCEND_SIM_API void cube_init_const(const TensorRef& dst, uint32_t esize, const 
 ASCEND_SIM_API void cross_core_set(int mode, int flag, pipe_t pipe, const SrcLoc& loc);
 ASCEND_SIM_API void cross_core_wait(int mode, int flag, pipe_t pipe, const SrcLoc& loc);
 ASCEND_SIM_API bool core_is_aic();
+ASCEND_SIM_API bool mix_launch();
 ASCEND_SIM_API void l2_touch(const void* gm, uint64_t bytes);
 ASCEND_SIM_API uint64_t l1_load_cycles(CoreCtx& c, uint64_t bytes);
 

@@ -912,6 +912,7 @@ ASCEND_SIM_API void set_kernel_mode(KernelMode mode) {
 }
 
 ASCEND_SIM_API bool core_is_aic() { return tl_core && tl_core->is_aic; }
+ASCEND_SIM_API bool mix_launch() { return rt().mix; }
 
 ASCEND_SIM_API void l2_touch(const void* gm, uint64_t bytes) {
     if (!bytes) return;

@@ -352,6 +352,10 @@ using matmul::MatmulType;
 
 namespace AscendC {
 namespace sim {
+inline bool matmul_server_core() {
+    const CoreCtx* c = tl_core;
+    return c && c->is_aic && c->sub_block_num == 1 && mix_launch();
+}
 inline void regist_matmul(AscendC::TPipe*, const void*) {}
 template <typename MM, typename... Rest>
 inline void regist_matmul(AscendC::TPipe* pipe, const void* ws, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
@@ -363,5 +367,8 @@ inline void regist_matmul(AscendC::TPipe*, const void*, MM&) {}  // REGIST_MATMU
 }  // namespace sim
 }  // namespace AscendC
 
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
+// In a MIX launch the AIC serves the AIVs' Matmul requests and leaves the kernel here (as CANN's
+// macro does); ascend_sim runs the work on the calling AIV instead, so the AIC just returns.
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                        \
+    if (::AscendC::sim::matmul_server_core()) return;                   \
     ::AscendC::sim::regist_matmul((tpipe), (workspace), __VA_ARGS__)

@@ -8,6 +8,9 @@
 
 extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 
+#ifndef HL_MODE
+#define HL_MODE AIC_MODE
+#endif
 #ifndef ELEM_BYTES
 #define ELEM_BYTES 2
 #endif
@@ -54,7 +57,7 @@ int main(int argc, char** argv) {
     uint8_t* c = load(argv[12], (size_t)M * N * OUT_BYTES);
     uint8_t* t = (uint8_t*)AscendC::GmAlloc(sizeof(td));
     td.SaveToBuffer(t, sizeof(td));
-    AscendC::SetKernelMode(KernelMode::AIC_MODE);
+    AscendC::SetKernelMode(KernelMode::HL_MODE);
     ICPU_RUN_KF(k, td.cube.usedCoreNum, a, b, bias, c, t);
     char name[4096];
     std::snprintf(name, sizeof name, "%s.out", argv[12]);
