@@ -38,9 +38,19 @@ def _names_in(message: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _note(name: str) -> str:
+    known = api_names()
+    if name in known:
+        return f"- `{name}` is an AscendC API; check its signature and argument types."
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.75)
+    if close:
+        return f"- `{name}` is not an AscendC API; did you mean " + ", ".join(f"`{c}`" for c in close) + "?"
+    return f"- `{name}` is not declared by the AscendC headers."
+
+
 def api_notes(diagnostics: list[dict] | None, *, limit: int = 5) -> str:
     """A markdown list, one line per API name found in the error diagnostics ("" when none)."""
-    known = api_names()
     seen: list[str] = []
     for diag in diagnostics or []:
         if not isinstance(diag, dict) or (diag.get("severity") or "error") != "error":
@@ -48,15 +58,4 @@ def api_notes(diagnostics: list[dict] | None, *, limit: int = 5) -> str:
         for name in _names_in(str(diag.get("message") or "")):
             if name not in seen:
                 seen.append(name)
-    lines = []
-    for name in seen[:limit]:
-        if name in known:
-            lines.append(f"- `{name}` is an AscendC API; check its signature and argument types.")
-            continue
-        close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.75)
-        if close:
-            lines.append(f"- `{name}` is not an AscendC API; did you mean " + ", ".join(f"`{c}`" for c in close)
-                         + "?")
-        else:
-            lines.append(f"- `{name}` is not declared by the AscendC headers.")
-    return "\n".join(lines)
+    return "\n".join(_note(name) for name in seen[:limit])

@@ -81,6 +81,24 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+class _HashingWriter:
+    """A split file written in binary, hashed as it is written (no second read for the manifest)."""
+
+    def __init__(self, path: Path):
+        self.file = path.open("wb")
+        self.hash = hashlib.sha256()
+        self.bytes = 0
+
+    def write(self, text: str) -> None:
+        data = text.encode("utf-8")
+        self.file.write(data)
+        self.hash.update(data)
+        self.bytes += len(data)
+
+    def close(self) -> None:
+        self.file.close()
+
+
 class _Stats:
     def __init__(self) -> None:
         self.splits: dict[str, Counter] = defaultdict(Counter)
@@ -131,7 +149,7 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
             continue
         if progress:
             progress(subset, done)
-        handles: dict[str, object] = {}
+        handles: dict[str, _HashingWriter] = {}
         lines = Counter()
         try:
             for example in inp.subsets[subset]:
@@ -140,7 +158,7 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
                 if not handles:
                     (out_dir / subset).mkdir()
                     for sp in SPLITS:
-                        handles[sp] = (out_dir / subset / f"{sp}.jsonl").open("w", encoding="utf-8", newline="\n")
+                        handles[sp] = _HashingWriter(out_dir / subset / f"{sp}.jsonl")
                 handles[split].write(dumps(example.record))
                 lines[split] += 1
                 stats.add(subset, split, example)
@@ -154,8 +172,9 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
         finally:
             for handle in handles.values():
                 handle.close()
-        for sp in SPLITS if handles else ():
-            files[f"{subset}/{sp}.jsonl"] = {"records": lines[sp]}
+        for sp, handle in handles.items():
+            files[f"{subset}/{sp}.jsonl"] = {"records": lines[sp], "bytes": handle.bytes,
+                                             "sha256": handle.hash.hexdigest()}
     if progress:
         progress("card", done)
     counts = stats.counts()
@@ -168,9 +187,6 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
     (out_dir / "decontamination.json").write_text(json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False)
                                                   + "\n", encoding="utf-8")
     (out_dir / "README.md").write_text(dataset_card(inp, counts, report), encoding="utf-8")
-    for rel in sorted(files):
-        path = out_dir / rel
-        files[rel].update({"bytes": path.stat().st_size, "sha256": sha256_file(path)})
     for rel in ("README.md", "decontamination.json"):
         path = out_dir / rel
         files[rel] = {"bytes": path.stat().st_size, "sha256": sha256_file(path)}
@@ -272,11 +288,14 @@ def dataset_card(inp: BuildInput, counts: dict, report: dict) -> str:
     return "\n".join(y) + "\n\n" + "\n".join(body)
 
 
+ZIP_LEVEL = 1  # JSONL repeats prompts: level 1 already shrinks it ~10x, at several times level 6's speed
+
+
 def zip_release(out_dir: Path, zip_path: Path, *, prefix: str) -> str:
     """A deterministic zip of ``out_dir`` (sorted names, fixed dates and modes); returns its sha256."""
     tmp = zip_path.with_name(zip_path.name + f".tmp{os.getpid()}")
     names = sorted(p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file())
-    with zipfile.ZipFile(tmp, "w") as zf:
+    with zipfile.ZipFile(tmp, "w", compresslevel=ZIP_LEVEL) as zf:
         for name in names:
             info = zipfile.ZipInfo(f"{prefix}/{name}", date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED

@@ -4,9 +4,10 @@ Code is normalised (comments and whitespace dropped, one statement-ish line per 
 matched two ways against a small reference set (the evaluation tasks' expert kernels):
 
 * exact: sha256 of the normalised text;
-* near-duplicate: Jaccard similarity of the sets of 2-line shingles >= ``threshold``, found
-  through an inverted index from shingle to reference, so each record costs one pass over its
-  own lines whatever the size of the reference.
+* near-duplicate: Jaccard similarity of the sets of 2-line shingles >= ``threshold``. Each
+  reference is indexed under its rarest shingles only, enough of them (more than the
+  ``1 - threshold`` share a near-duplicate may lack) that every near-duplicate shares at least
+  one: candidates are few, none is missed, and each is then scored exactly.
 
 Train records are also checked against validation records for exact overlap (the same kernel
 in both splits). Pure Python, streaming: the report keeps counts and the first ``keep`` hits.
@@ -22,14 +23,17 @@ from dataclasses import dataclass, field
 
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 _LINE_COMMENT = re.compile(r"//[^\n]*")
-_SPACE = re.compile(r"\s+")
+_SPACE = re.compile(r"[ \t\r\f\v]+")
+CACHE = 50_000  # results remembered per distinct piece of code (dpo reuses kernels across pairs)
 SHINGLE = 2
 
 
 def normalise(code: str) -> list[str]:
-    code = _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub("", code))
-    lines = (_SPACE.sub("", line) for line in code.split("\n"))
-    return [line for line in lines if line]
+    if "/*" in code:
+        code = _BLOCK_COMMENT.sub("", code)
+    if "//" in code:
+        code = _LINE_COMMENT.sub("", code)
+    return [line for line in _SPACE.sub("", code).split("\n") if line]
 
 
 def digest(lines: list[str]) -> bytes:
@@ -47,7 +51,7 @@ def shingles(lines: list[str]) -> set[int]:
 class Reference:
     label: str  # e.g. "expert:softmax_fp32"
     task: str
-    size: int
+    shingles: frozenset[int]
 
 
 @dataclass
@@ -56,44 +60,49 @@ class Decontaminator:
     keep: int = 200
     refs: list[Reference] = field(default_factory=list)
     exact: dict[bytes, int] = field(default_factory=dict)
-    index: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    index: dict[int, list[int]] | None = None  # built on the first check
     hits: list[dict] = field(default_factory=list)
     hit_count: Counter = field(default_factory=Counter)
     checked: int = 0
     split_digests: dict[str, set[bytes]] = field(default_factory=lambda: {"train": set(), "validation": set()})
+    _seen: dict[bytes, tuple] = field(default_factory=dict)
 
     def add_reference(self, *, label: str, task: str, code: str) -> None:
         lines = normalise(code)
         if not lines:
             return
         ref_id = len(self.refs)
-        sh = shingles(lines)
-        self.refs.append(Reference(label=label, task=task, size=len(sh)))
+        self.refs.append(Reference(label=label, task=task, shingles=frozenset(shingles(lines))))
         self.exact.setdefault(digest(lines), ref_id)
-        for s in sh:
-            self.index[s].append(ref_id)
+        self.index = None
+
+    def _build_index(self) -> dict[int, list[int]]:
+        df: Counter = Counter()
+        for ref in self.refs:
+            df.update(ref.shingles)
+        index: dict[int, list[int]] = defaultdict(list)
+        for ref_id, ref in enumerate(self.refs):
+            # A near-duplicate lacks at most (1 - threshold) of the reference's shingles, so it
+            # holds at least one of any (1 - threshold) * n + 1 of them: index the rarest ones.
+            keep = int((1 - self.threshold) * len(ref.shingles)) + 1
+            for s in sorted(ref.shingles, key=lambda s: (df[s], s))[:keep]:
+                index[s].append(ref_id)
+        return dict(index)
 
     def check(self, *, subset: str, split: str, line: int, task: str | None, role: str, code: str) -> None:
         """Check one piece of code of one record (``line``: its 1-based line in the split file)."""
-        lines = normalise(code)
-        if not lines:
+        key = hashlib.sha1(code.encode()).digest()
+        known = self._seen.get(key)
+        if known is None:
+            known = self._match(code)
+            if len(self._seen) >= CACHE:
+                self._seen.clear()
+            self._seen[key] = known
+        d, ref_id, match, similarity = known
+        if d is None:
             return
         self.checked += 1
-        d = digest(lines)
         self.split_digests.setdefault(split, set()).add(d)
-        ref_id = self.exact.get(d)
-        match, similarity = ("exact", 1.0) if ref_id is not None else (None, 0.0)
-        if ref_id is None and self.index:
-            sh = shingles(lines)
-            shared: Counter = Counter()
-            for s in sh:
-                for r in self.index.get(s, ()):
-                    shared[r] += 1
-            for r, n in sorted(shared.items()):
-                union = len(sh) + self.refs[r].size - n
-                jaccard = n / union if union else 0.0
-                if jaccard >= self.threshold and jaccard > similarity:
-                    ref_id, match, similarity = r, "near", jaccard
         if ref_id is None:
             return
         self.hit_count[(subset, match)] += 1
@@ -102,6 +111,32 @@ class Decontaminator:
             self.hits.append({"subset": subset, "split": split, "line": line, "task": task, "field": role,
                               "match": match, "similarity": round(similarity, 3), "reference": ref.label,
                               "reference_task": ref.task})
+
+    def _match(self, code: str) -> tuple:
+        """(digest, reference id or None, "exact" | "near" | None, similarity) of one piece of code."""
+        lines = normalise(code)
+        if not lines:
+            return None, None, None, 0.0
+        d = digest(lines)
+        ref_id = self.exact.get(d)
+        match, similarity = ("exact", 1.0) if ref_id is not None else (None, 0.0)
+        if ref_id is None and self.refs:
+            if self.index is None:
+                self.index = self._build_index()
+            sh = shingles(lines)
+            candidates = set()
+            for s in sh:
+                hit = self.index.get(s)
+                if hit:
+                    candidates.update(hit)
+            for r in sorted(candidates):
+                ref_sh = self.refs[r].shingles
+                n = len(sh & ref_sh)
+                union = len(sh) + len(ref_sh) - n
+                jaccard = n / union if union else 0.0
+                if jaccard >= self.threshold and jaccard > similarity:
+                    ref_id, match, similarity = r, "near", jaccard
+        return d, ref_id, match, similarity
 
     def report(self, *, eval_tasks: list[str], included: bool, excluded: dict[str, int]) -> dict:
         both = self.split_digests.get("train", set()) & self.split_digests.get("validation", set())

@@ -89,6 +89,7 @@ class Context:
     key: bytes = b""
     _prompts: dict = field(default_factory=dict)
     _versions: dict = field(default_factory=dict)
+    _suite: set | None = None
 
     @classmethod
     def load(cls, filters: Filters) -> Context:
@@ -131,7 +132,11 @@ class Context:
         """``bench_runner.prompt.build_prompt`` for the task version and path (see api.prompts)."""
         key = (version_id, path)
         if key not in self._prompts:
-            self._prompts[key] = _prompt(self.tasks[task_id], version_id, self._versions.get(version_id), path)
+            if self._suite is None:
+                self._suite = _suite_slugs()
+            task = self.tasks[task_id]
+            on_disk = task.slug in self._suite or task.slug.removesuffix("_static") in self._suite
+            self._prompts[key] = _prompt(task, version_id, self._versions.get(version_id), path, on_disk=on_disk)
         return self._prompts[key]
 
     def date_range(self, field_name: str) -> dict:
@@ -149,10 +154,21 @@ class Context:
                 "level": task.level if task else None, "category": task.category if task else None, **extra}
 
 
-def _prompt(task: TaskInfo, version_id: int, content_hash: str | None, path: str) -> str:
+def _suite_slugs() -> set[str]:
+    try:
+        from bench_runner import tasks as suite
+
+        return {p.name for p in suite.list_task_dirs()}
+    except Exception:
+        return set()
+
+
+def _prompt(task: TaskInfo, version_id: int, content_hash: str | None, path: str, *, on_disk: bool = True) -> str:
     from api.prompts import _fallback
 
     try:
+        if not on_disk:
+            raise LookupError(task.slug)
         from bench_runner import prompt as builder
         from bench_runner import tasks as suite
 
@@ -323,6 +339,8 @@ class Pair:
     rejected_verdict: str
     toolchain: str
     source: str  # run | fix
+    chosen_sha: str
+    rejected_sha: str
     annotation_id: int | None = None
     rejected_category: str = ""
 
@@ -336,7 +354,7 @@ def _fix_pairs(ctx: Context) -> Iterator[Pair]:
             continue
         s = item.submission
         yield Pair(item.task_id, s.task_version_id, s.path, a.fix_submission_id, s.pk, row.failing.verdict,
-                   row.fixed.toolchain, "fix", a.pk, row.failing.failure_category)
+                   row.fixed.toolchain, "fix", a.fix_submission.sha256, s.sha256, a.pk, row.failing.failure_category)
 
 
 def _run_pairs(ctx: Context, cap_left: Counter) -> Iterator[Pair]:
@@ -353,18 +371,19 @@ def _run_pairs(ctx: Context, cap_left: Counter) -> Iterator[Pair]:
             .iterator(chunk_size=5000))
     group_key = None
     chosen: dict[str, int] = {}
-    rejected: dict[str, tuple[int, str, str]] = {}
+    rejected: dict[str, tuple[int, str, str]] = {}  # sha256 -> (submission id, verdict, category)
 
     def flush():
         if group_key is None or not chosen or not rejected:
             return
         task_id, version_id, path, toolchain = group_key
-        c, r = list(chosen.values()), list(rejected.values())
+        c, r = list(chosen.items()), list(rejected.items())
         for i in range(max(len(c), len(r))):
             if cap_left[task_id] <= 0:
                 return
-            rid, verdict, category = r[i % len(r)]
-            yield Pair(task_id, version_id, path, c[i % len(c)], rid, verdict, toolchain, "run",
+            c_sha, cid = c[i % len(c)]
+            r_sha, (rid, verdict, category) = r[i % len(r)]
+            yield Pair(task_id, version_id, path, cid, rid, verdict, toolchain, "run", c_sha, r_sha,
                        rejected_category=category)
 
     for task_id, version_id, path, toolchain, sub_id, sha, verdict, category in rows:
@@ -389,41 +408,36 @@ def dpo_examples(ctx: Context) -> Iterator[Example]:
 
     for chunk in _chunks(_dedup(pairs(), cap_left, seen, ctx), 200):
         ids = {p.chosen_id for p in chunk} | {p.rejected_id for p in chunk}
-        subs = {s.pk: s for s in Submission.objects.filter(pk__in=ids).only(
-            "pk", "kernel_source", "host_source", "path", "run_id", "created_at", "sha256")}
+        subs = {row[0]: row for row in Submission.objects.filter(pk__in=ids).values_list(
+            "pk", "kernel_source", "host_source", "run_id", "created_at")}
         for p in chunk:
-            c, r = subs[p.chosen_id], subs[p.rejected_id]
+            _, c_kernel, c_host, c_run, c_at = subs[p.chosen_id]
+            _, r_kernel, r_host, r_run, r_at = subs[p.rejected_id]
             meta = ctx.meta("dpo", p.task_id, p.version_id, source=p.source, path=p.path,
-                            chosen_submission_id=c.pk, rejected_submission_id=r.pk, chosen_run_id=c.run_id,
-                            rejected_run_id=r.run_id, annotation_id=p.annotation_id, chosen_verdict="passed",
-                            rejected_verdict=p.rejected_verdict, rejected_category=p.rejected_category or None,
-                            toolchain=p.toolchain, created=formats.timestamp(max(c.created_at, r.created_at)))
+                            chosen_submission_id=p.chosen_id, rejected_submission_id=p.rejected_id,
+                            chosen_run_id=c_run, rejected_run_id=r_run, annotation_id=p.annotation_id,
+                            chosen_verdict="passed", rejected_verdict=p.rejected_verdict,
+                            rejected_category=p.rejected_category or None, toolchain=p.toolchain,
+                            created=formats.timestamp(max(c_at, r_at)))
             record = formats.dpo(prompt=ctx.prompt(p.task_id, p.version_id, p.path),
-                                 chosen=formats.answer_code(c.kernel_source, c.host_source, p.path),
-                                 rejected=formats.answer_code(r.kernel_source, r.host_source, p.path), meta=meta)
-            yield Example(record, ctx.tasks[p.task_id].slug,
-                          (("chosen", c.kernel_source), ("rejected", r.kernel_source)))
+                                 chosen=formats.answer_code(c_kernel, c_host, p.path),
+                                 rejected=formats.answer_code(r_kernel, r_host, p.path), meta=meta)
+            yield Example(record, ctx.tasks[p.task_id].slug, (("chosen", c_kernel), ("rejected", r_kernel)))
 
 
 def _dedup(pairs: Iterator[Pair], cap_left: Counter, seen: set[bytes], ctx: Context) -> Iterator[Pair]:
-    shas: dict[int, str] = {}
-    for chunk in _chunks(pairs, 1000):
-        need = {p.chosen_id for p in chunk} | {p.rejected_id for p in chunk}
-        shas = dict(Submission.objects.filter(pk__in=need).values_list("pk", "sha256"))
-        for p in chunk:
-            if cap_left[p.task_id] <= 0:
-                continue
-            a, b = shas.get(p.chosen_id), shas.get(p.rejected_id)
-            if a == b:
-                continue
-            key = hashlib.sha256(f"{p.version_id}:{p.path}:{a}:{b}".encode()).digest()[:12]
-            if key in seen:
-                continue
-            if not ctx.task_ok(p.task_id, "dpo"):
-                continue
-            seen.add(key)
-            cap_left[p.task_id] -= 1
-            yield p
+    """Pairs with the same two kernels for the same prompt once; at most the cap per task."""
+    for p in pairs:
+        if cap_left[p.task_id] <= 0 or p.chosen_sha == p.rejected_sha:
+            continue
+        key = hashlib.sha256(f"{p.version_id}:{p.path}:{p.chosen_sha}:{p.rejected_sha}".encode()).digest()[:12]
+        if key in seen:
+            continue
+        if not ctx.task_ok(p.task_id, "dpo"):
+            continue
+        seen.add(key)
+        cap_left[p.task_id] -= 1
+        yield p
 
 
 SOURCES = {
