@@ -189,7 +189,7 @@ class ModelInput(serializers.Serializer):
     parameters = TextField(max_length=40, required=False, allow_blank=True, default="",
                                        help_text="e.g. 7B")
     link = TextField(max_length=200, required=False, allow_blank=True, default="",
-                     pattern=r"^(https?://[^\s\x00]+)?$", pattern_message="Must be an http(s) URL.",
+                     pattern=r"^(https?://[^\x00-\x20\x7f-\x9f]+)?$", pattern_message="Must be an http(s) URL.",
                      help_text="A page about the model (http or https).")
 
 

@@ -12,13 +12,14 @@ from api.views import ApiView, errors
 from leaderboard import exports, selectors
 from tasks.models import Task
 
+TEXT = {"type": "string", "maxLength": 60, "pattern": selectors.TEXT_FILTER_PATTERN}
 FILTER_PARAMS = [
     OpenApiParameter("level", int, enum=[1, 2, 3]),
     OpenApiParameter("shape_mode", str, enum=["static", "dynamic"]),
     OpenApiParameter("path", str, enum=["device_only", "host_device"]),
-    OpenApiParameter("toolchain", str, description="default cpu-sim"),
-    OpenApiParameter("soc", str),
-    OpenApiParameter("category", str),
+    OpenApiParameter("toolchain", TEXT, description="default cpu-sim"),
+    OpenApiParameter("soc", TEXT),
+    OpenApiParameter("category", TEXT),
 ]
 OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 ID_SCHEMA = {"type": "integer", "minimum": 1, "maximum": 10**18 - 1}

@@ -8,6 +8,7 @@ construction.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -31,6 +32,11 @@ COLUMNS: dict[str, str] = {
     "mean_speedup": "Mean speedup", "geomean_speedup": "Geo-mean speedup",
     "fast_1": "fast₁", "fast_1.5": "fast₁.₅", "tasks": "Tasks",
 }
+
+
+#: What toolchain/soc/category filters may hold (the API schema states the same pattern).
+TEXT_FILTER_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
+_TEXT_FILTER = re.compile(TEXT_FILTER_PATTERN)
 
 
 class BadFilter(ValueError):
@@ -60,7 +66,10 @@ class Filters:
         path = query.get("path") or None
         if path not in (None, "device_only", "host_device"):
             raise BadFilter(f"path must be device_only or host_device, not {path!r}")
-        text = {k: (query.get(k) or "")[:60] or None for k in ("toolchain", "soc", "category")}
+        text = {k: query.get(k) or None for k in ("toolchain", "soc", "category")}
+        for key, value in text.items():
+            if value is not None and (len(value) > 60 or not _TEXT_FILTER.fullmatch(value)):
+                raise BadFilter(f"{key} must be at most 60 characters without control characters")
         return cls(level=level, shape_mode=shape_mode, path=path, toolchain=text["toolchain"] or DEFAULT_TOOLCHAIN,
                    soc=text["soc"], category=text["category"])
 

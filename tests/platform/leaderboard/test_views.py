@@ -65,6 +65,7 @@ def test_filters_and_bad_filters(client, seeded):
     assert f"{rate * 100:.1f}%" in level3
     response = client.get("/leaderboard/?level=7")
     assert response.status_code == 400 and "level must be 1, 2 or 3" in response.content.decode()
+    assert client.get("/leaderboard/?category=%00").status_code == 400  # PostgreSQL refuses NUL
 
 
 def test_json_and_csv_exports_carry_the_same_numbers(client, seeded):
