@@ -107,3 +107,24 @@ def test_softmax_half_data_float_stats(sim):
     s = run.outputs[2].view(np.float32).reshape(2, m, 8)
     np.testing.assert_allclose(s[0][:, 0], sm, rtol=1e-5)
     np.testing.assert_allclose(s[1][:, 0], mx, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype,largest", [(np.float32, 1), (np.float16, 0)])
+def test_topk(sim, adv_f32, dtype, largest):
+    exe = adv_f32 if dtype == np.float32 else sim.build(KERNELS / "adv.cpp", args=4, defines={"T": "half"})
+    m, inner, n, k = 3, 64, 50, 5
+    rng = np.random.default_rng(largest)
+    x = rng.integers(-20, 20, (m, inner)).astype(dtype)  # small integers: ties happen
+    p = params(4, m, inner, n)
+    p[5], p[6] = k, largest
+    kv = -(-k * x.itemsize // 32) * 32 // x.itemsize
+    ki = -(-k // 8) * 8
+    run = sim.run(exe, 1, [x, np.zeros_like(x), np.zeros(m * 32, np.int32), p])
+    assert run.returncode == 0, run.stderr
+    vals = run.outputs[1].reshape(-1)[: m * kv].reshape(m, kv)[:, :k]
+    idx = run.outputs[2][: m * ki].reshape(m, ki)[:, :k]
+    for r in range(m):
+        row = x[r, :n].astype(np.float64)
+        order = np.argsort(-row if largest else row, kind="stable")[:k]  # ties: lower index first
+        np.testing.assert_array_equal(idx[r], order)
+        np.testing.assert_array_equal(vals[r].astype(np.float64), row[order])

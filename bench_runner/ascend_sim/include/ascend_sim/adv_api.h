@@ -5,7 +5,9 @@
 // checked against the sizes the host helpers (tiling/tiling_api.h) report.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "adv_tiling.h"
@@ -25,6 +27,12 @@ struct SoftmaxConfig {
     uint32_t oriSrcK = 0;
 };
 constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {};
+
+struct TopKInfo {
+    int32_t outter = 1;  // rows
+    int32_t inner = 32;  // row length in the buffers (a multiple of 32)
+    int32_t n = 32;      // real row length (n <= inner)
+};
 
 namespace sim {
 
@@ -198,7 +206,115 @@ inline void layernorm_run(const LocalTensor<T>& out, const LocalTensor<T>& mean,
             {tmp ? vt.blk : nullptr, true}});
 }
 
+template <typename T>
+inline void topk_run(const LocalTensor<T>& dstValue, const LocalTensor<int32_t>& dstIndex, const LocalTensor<T>& src,
+                     const LocalTensor<int32_t>* srcIndex, const LocalTensor<uint8_t>* tmp, int32_t k,
+                     const TopKInfo& info, bool largest, bool nsmall, const SrcLoc& loc) {
+    static_assert(OneOf<T, half, float>::value, "Failed to check dtype in TopK, current api support dtype is half / float");
+    CoreCtx& c = enter("TopK", loc);
+    if (info.inner <= 0 || info.inner % 32 != 0) {
+        fail("BAD_PARAM", "TopK", loc, "TopKInfo.inner is %d; the value of inner must be an integer multiple of 32",
+             info.inner);
+    }
+    if (info.n < 1 || info.n > info.inner) {
+        fail("BAD_PARAM", "TopK", loc,
+             "TopKInfo.n is %d; the value of n must be greater than or equal to 1 and less than or equal to inner (%d)",
+             info.n, info.inner);
+    }
+    if (k < 1 || k > info.n) {
+        fail("BAD_PARAM", "TopK", loc,
+             "k is %d; the value of k must be greater than or equal to 1 and less than or equal to n (%d)", k, info.n);
+    }
+    if (info.outter < 1) fail("BAD_PARAM", "TopK", loc, "TopKInfo.outter is %d, must be at least 1", info.outter);
+    const uint32_t rows = static_cast<uint32_t>(info.outter), inner = static_cast<uint32_t>(info.inner);
+    const uint32_t n = static_cast<uint32_t>(info.n), kk = static_cast<uint32_t>(k);
+    const uint32_t kv = (kk * sizeof(T) + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE / sizeof(T);  // 32-byte rows
+    const uint32_t ki = (kk + 7) / 8 * 8;
+    LocalView s = view(src, "TopK", "srcLocal (LocalTensor)", loc);
+    LocalView dv = view(dstValue, "TopK", "dstValueLocal (LocalTensor)", loc);
+    LocalView di = view(dstIndex, "TopK", "dstIndexLocal (LocalTensor)", loc);
+    need(s, static_cast<uint64_t>(rows) * inner * sizeof(T), "TopK", "srcLocal (LocalTensor)", loc);
+    need(dv, static_cast<uint64_t>(rows) * kv * sizeof(T), "TopK", "dstValueLocal (LocalTensor)", loc);
+    need(di, static_cast<uint64_t>(rows) * ki * 4, "TopK", "dstIndexLocal (LocalTensor)", loc);
+    LocalView si{};
+    const uint64_t idx_elems = nsmall ? static_cast<uint64_t>(rows) * inner : inner;
+    if (srcIndex) {
+        si = view(*srcIndex, "TopK", "srcIndexLocal (LocalTensor)", loc);
+        need(si, idx_elems * 4, "TopK", "srcIndexLocal (LocalTensor)", loc);
+        check_init(si, 0, idx_elems * 4, "TopK", "srcIndexLocal (LocalTensor)", loc);
+    }
+    LocalView vt{};
+    if (tmp) {
+        vt = view(*tmp, "TopK", "tmpLocal (LocalTensor)", loc);
+        const uint32_t want = topk_min_tmp(inner, sizeof(T));
+        if (vt.extent < want) {
+            fail("LOCAL_OOB", "TopK", loc, "tmpLocal holds %llu bytes; TopK of rows of %u needs at least %u (GetTopKMaxMinTmpSize)",
+                 static_cast<unsigned long long>(vt.extent), inner, want);
+        }
+        mark_written(vt, 0, want);
+    }
+    std::vector<std::pair<float, int32_t>> row(n);
+    for (uint32_t r = 0; r < rows; ++r) {
+        const uint64_t base = static_cast<uint64_t>(r) * inner;
+        check_init(s, base * sizeof(T), static_cast<uint64_t>(n) * sizeof(T), "TopK", "srcLocal (LocalTensor)", loc);
+        for (uint32_t j = 0; j < n; ++j) {
+            int32_t id = static_cast<int32_t>(j);
+            if (srcIndex) std::memcpy(&id, si.data + ((nsmall ? base : 0) + j) * 4, 4);
+            row[j] = {adv_load<T>(s.data + (base + j) * sizeof(T)), id};
+        }
+        // value order, ties by position (the merge sort of the hardware is stable)
+        std::stable_sort(row.begin(), row.end(), [largest](const std::pair<float, int32_t>& a,
+                                                           const std::pair<float, int32_t>& b) {
+            return largest ? a.first > b.first : a.first < b.first;
+        });
+        for (uint32_t i = 0; i < kk; ++i) {
+            adv_store<T>(dv.data + (static_cast<uint64_t>(r) * kv + i) * sizeof(T), row[i].first);
+            std::memcpy(di.data + (static_cast<uint64_t>(r) * ki + i) * 4, &row[i].second, 4);
+        }
+        mark_written(dv, static_cast<uint64_t>(r) * kv * sizeof(T), static_cast<uint64_t>(kk) * sizeof(T));
+        mark_written(di, static_cast<uint64_t>(r) * ki * 4, static_cast<uint64_t>(kk) * 4);
+    }
+    // sort of 32-element regions, then log2(regions) merge passes (msKPP vmrgsort: 22 start-up,
+    // 16 per repeat) [model]
+    const uint64_t regions = inner / 32;
+    uint64_t passes = 0;
+    for (uint64_t w = 1; w < regions; w *= 4) ++passes;
+    const uint64_t per_row = regions * 16 + passes * (22 + regions * 16 / 4) + 2 * vec_cycles(c, VecClass::COPY, 4, 1);
+    charge(c, Pipe::V, rows * per_row, "TopK", loc,
+           {{s.blk, false}, {srcIndex ? si.blk : nullptr, false}, {dv.blk, true}, {di.blk, true},
+            {tmp ? vt.blk : nullptr, true}});
+}
+
 }  // namespace sim
+
+// ---- TopK (last axis; rows of TopKInfo.inner, the first n real) ----
+template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+          enum TopKMode topkMode = TopKMode::TOPK_NORMAL>
+__aicore__ inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIndexLocal,
+                            const LocalTensor<T>& srcLocal, const LocalTensor<int32_t>& srcIndexLocal,
+                            const LocalTensor<bool>& finishLocal, const LocalTensor<uint8_t>& tmpLocal, const int32_t k,
+                            const TopkTiling& tilling, const TopKInfo& topKInfo, const bool isLargest = true,
+                            ASCEND_SIM_LOC) {
+    static_assert(!isHasfinish, "ascend_sim: TopK with isHasfinish = true is not emulated");
+    (void)finishLocal;
+    (void)tilling;
+    if (sim::core_is_aic()) return;  // only for the vector cores
+    sim::topk_run<T>(dstValueLocal, dstIndexLocal, srcLocal, isInitIndex ? &srcIndexLocal : nullptr, &tmpLocal, k,
+                     topKInfo, isLargest, topkMode == TopKMode::TOPK_NSMALL, loc);
+}
+template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
+          enum TopKMode topkMode = TopKMode::TOPK_NORMAL>
+__aicore__ inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIndexLocal,
+                            const LocalTensor<T>& srcLocal, const LocalTensor<int32_t>& srcIndexLocal,
+                            const LocalTensor<bool>& finishLocal, const int32_t k, const TopkTiling& tilling,
+                            const TopKInfo& topKInfo, const bool isLargest = true, ASCEND_SIM_LOC) {
+    static_assert(!isHasfinish, "ascend_sim: TopK with isHasfinish = true is not emulated");
+    (void)finishLocal;
+    (void)tilling;
+    if (sim::core_is_aic()) return;
+    sim::topk_run<T>(dstValueLocal, dstIndexLocal, srcLocal, isInitIndex ? &srcIndexLocal : nullptr, nullptr, k,
+                     topKInfo, isLargest, topkMode == TopKMode::TOPK_NSMALL, loc);
+}
 
 // ---- SoftMax ----
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,

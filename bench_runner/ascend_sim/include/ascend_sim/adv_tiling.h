@@ -81,13 +81,52 @@ TILING_DATA_FIELD_DEF(uint32_t, bsCurLength)
 TILING_DATA_FIELD_DEF(float, lastDimValueBack)
 END_TILING_DATA_DEF;
 
+BEGIN_TILING_DATA_DEF(TopkTiling)
+TILING_DATA_FIELD_DEF(int32_t, tmpLocalSize)
+TILING_DATA_FIELD_DEF(int32_t, allDataSize)
+TILING_DATA_FIELD_DEF(int32_t, innerDataSize)
+TILING_DATA_FIELD_DEF(uint32_t, sortRepeat)
+TILING_DATA_FIELD_DEF(int32_t, mrgSortRepeat)
+TILING_DATA_FIELD_DEF(int32_t, kAlignFourBytes)
+TILING_DATA_FIELD_DEF(int32_t, kAlignTwoBytes)
+TILING_DATA_FIELD_DEF(int32_t, maskOffset)
+TILING_DATA_FIELD_DEF(int32_t, maskVreducev2FourBytes)
+TILING_DATA_FIELD_DEF(int32_t, maskVreducev2TwoBytes)
+TILING_DATA_FIELD_DEF(int32_t, mrgSortSrc1offset)
+TILING_DATA_FIELD_DEF(int32_t, mrgSortSrc2offset)
+TILING_DATA_FIELD_DEF(int32_t, mrgSortSrc3offset)
+TILING_DATA_FIELD_DEF(int32_t, mrgSortTwoQueueSrc1Offset)
+TILING_DATA_FIELD_DEF(int32_t, mrgFourQueueTailPara1)
+TILING_DATA_FIELD_DEF(int32_t, mrgFourQueueTailPara2)
+TILING_DATA_FIELD_DEF(int32_t, srcIndexOffset)
+TILING_DATA_FIELD_DEF(uint32_t, copyUbToUbBlockCount)
+TILING_DATA_FIELD_DEF(int32_t, topkMrgSrc1MaskSizeOffset)
+TILING_DATA_FIELD_DEF(int32_t, topkNSmallSrcIndexOffset)
+TILING_DATA_FIELD_DEF(uint32_t, vreduceValMask0)
+TILING_DATA_FIELD_DEF(uint32_t, vreduceValMask1)
+TILING_DATA_FIELD_DEF(uint32_t, vreduceIdxMask0)
+TILING_DATA_FIELD_DEF(uint32_t, vreduceIdxMask1)
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask0)
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask1)
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask2)
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask3)
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask4)
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask5)
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask6)
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask7)
+END_TILING_DATA_DEF;
+
 namespace optiling {
 using ::LayerNormTiling;
 using ::SoftMaxTiling;
+using ::TopkTiling;
 }  // namespace optiling
 namespace AscendC {
 using ::LayerNormTiling;
 using ::SoftMaxTiling;
+using ::TopkTiling;
+
+enum class TopKMode { TOPK_NORMAL, TOPK_NSMALL };
 
 // Temporary-buffer sizes of the emulated high-level APIs (ascend_sim's own figures: one float
 // row of work space per row of input plus a 32-byte reduce slot; CANN's exact numbers are not
@@ -103,6 +142,10 @@ inline uint32_t softmax_max_tmp(uint32_t m, uint32_t k, uint32_t type_size) {
 inline uint32_t layernorm_min_tmp(uint32_t h, uint32_t type_size) {
     (void)type_size;
     return (h * 4 + 31) / 32 * 32 * 2 + 64;
+}
+// TopK: the row's values and indices twice (sort and merge space), 32-element aligned.
+inline uint32_t topk_min_tmp(uint32_t inner, uint32_t type_size) {
+    return ((inner + 31) / 32 * 32) * (type_size + 4) * 2;
 }
 inline uint32_t layernorm_max_tmp(uint32_t bs, uint32_t h, uint32_t type_size) {
     return bs * layernorm_min_tmp(h, type_size);

@@ -278,4 +278,40 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
     GetLayerNormNDTillingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, tiling);
 }
 
+// ---- TopK: rows of `inner` (a multiple of 32) elements, `outter` rows ----
+template <typename Platform>
+inline bool GetTopKMaxMinTmpSize(const Platform& ascendcPlatform, const int32_t inner, const int32_t outter,
+                                 const bool isReuseSource, const bool isInitIndex, enum TopKMode mode,
+                                 const bool isLargest, const uint32_t dataTypeSize, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+    (void)ascendcPlatform;
+    (void)isReuseSource;
+    (void)isInitIndex;
+    (void)mode;
+    (void)isLargest;
+    if (inner <= 0 || outter <= 0 || inner % 32 != 0 || (dataTypeSize != 2 && dataTypeSize != 4)) return false;
+    minValue = sim::topk_min_tmp(static_cast<uint32_t>(inner), dataTypeSize);
+    maxValue = minValue;
+    return true;
+}
+template <typename Platform>
+inline bool TopKTilingFunc(const Platform& ascendcPlatform, const int32_t inner, const int32_t outter, const int32_t k,
+                           const uint32_t dataTypeSize, const bool isInitIndex, enum TopKMode mode,
+                           const bool isLargest, TopkTiling& topKTiling) {
+    (void)ascendcPlatform;
+    (void)isInitIndex;
+    (void)isLargest;
+    if (inner <= 0 || outter <= 0 || inner % 32 != 0 || k < 1 || k > inner) return false;
+    topKTiling = TopkTiling();
+    topKTiling.tmpLocalSize = static_cast<int32_t>(sim::topk_min_tmp(static_cast<uint32_t>(inner), dataTypeSize));
+    topKTiling.allDataSize = inner * outter;
+    topKTiling.innerDataSize = inner;
+    topKTiling.sortRepeat = static_cast<uint32_t>(inner / 32);
+    topKTiling.mrgSortRepeat = inner / 32;
+    topKTiling.kAlignFourBytes = (k + 7) / 8 * 8;
+    topKTiling.kAlignTwoBytes = (k + 15) / 16 * 16;
+    topKTiling.srcIndexOffset = mode == TopKMode::TOPK_NSMALL ? inner * outter : inner;
+    return true;
+}
+
 }  // namespace AscendC

@@ -48,6 +48,25 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR stats, GM_
         SoftMaxTiling tiling;
         SoftMaxTilingFunc(ge::Shape({M, K}), sizeof(T), 0, tiling);
         SoftMax<T>(ly, lx, tiling, SoftMaxShapeInfo{M, K, M, oriK});
+    } else if (op == 4) {  // TopK of the first oriK of each row of K; k = p[5], largest = p[6]
+        const int32_t topk = p.GetValue(5);
+        const bool largest = p.GetValue(6) != 0;
+        TopkTiling tiling;
+        uint32_t maxTmp = 0, minTmp = 0;
+        GetTopKMaxMinTmpSize(0, K, M, false, false, TopKMode::TOPK_NORMAL, largest, sizeof(T), maxTmp, minTmp);
+        TopKTilingFunc(0, K, M, topk, sizeof(T), false, TopKMode::TOPK_NORMAL, largest, tiling);
+        pipe.InitBuffer(bt, minTmp);
+        pipe.InitBuffer(bg, 32);
+        pipe.InitBuffer(bb, M * 32 * 4);
+        TopKInfo info;
+        info.outter = M;
+        info.inner = K;
+        info.n = oriK;
+        LocalTensor<int32_t> idx = bb.Get<int32_t>();
+        TopK<T>(ly, idx, lx, idx, bg.Get<bool>(), bt.Get<uint8_t>(), topk, tiling, info, largest);
+        GlobalTensor<int32_t> gi;
+        gi.SetGlobalBuffer((__gm__ int32_t *)stats, M * 32);
+        DataCopy(gi, idx, M * ((topk + 7) / 8 * 8));
     } else {  // LayerNorm over rows of K (gamma = 1 + j / K, beta = j / K)
         pipe.InitBuffer(bg, K * sizeof(T));
         pipe.InitBuffer(bb, K * sizeof(T));
