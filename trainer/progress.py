@@ -36,7 +36,7 @@ def make_training_callback(out: TextIO | None = None) -> Any:
                       f"output {args.output_dir}", file=self.out, flush=True)
 
         def on_log(self, args, state, control, logs=None, **kwargs):
-            if not state.is_world_process_zero or not logs or "train_runtime" in logs:
+            if not state.is_world_process_zero or not logs or "train_loss" in logs:
                 return  # the end-of-training summary is printed by on_train_end
             elapsed = max(time.monotonic() - self.started, 1e-9)
             done = state.global_step - self.first_step

@@ -132,6 +132,9 @@ def _save_merged(trainer: Any, tokenizer: Any, output_dir: str) -> None:
 
 
 def _end(trainer: Any) -> None:
+    """Wait for rank 0's files, then finish the trackers and the process group together (a rank
+    tearing the group down while another still writes leaves that one hanging at exit)."""
+    trainer.accelerator.wait_for_everyone()
     end = getattr(trainer, "end", None)
     if callable(end):
         end()
