@@ -81,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kv-heads", type=int, default=2)
     p.add_argument("--head-dim", type=int, default=16, help="vLLM needs 64")
     p.add_argument("--vocab-size", type=int, default=800)
+    p = tsub.add_parser("merge-lora", help="fold a LoRA adapter into its base model (after ZeRO-3 LoRA SFT)")
+    p.add_argument("adapter", type=Path)
+    p.add_argument("--out", type=Path, help="default: ADAPTER/merged")
+    p.add_argument("--dtype", default="bfloat16", choices=("bfloat16", "float16", "float32"))
 
     p = sub.add_parser("generate", help="sample k kernels per task from a model and submit them to a run")
     from trainer.generate import add_arguments
@@ -336,6 +340,11 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
                                      num_heads=args.heads, num_kv_heads=args.kv_heads, head_dim=args.head_dim,
                                      vocab_size=args.vocab_size)
             out.write(f"tiny Qwen3 model and tokenizer written to {folder}\n")
+            return EXIT_OK
+        if args.train_command == "merge-lora":
+            from trainer.merge import merge_lora
+
+            out.write(f"merged model written to {merge_lora(args.adapter, args.out, dtype=args.dtype)}\n")
             return EXIT_OK
         if args.train_command == "sft":
             from trainer.sft import main as train_main

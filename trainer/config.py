@@ -81,7 +81,8 @@ def check_model_path(name: str | None, what: str = "model_name_or_path") -> None
                     if (path / "adapter_config.json").is_file() else "")
             raise TrainerInputError(f"{what} {name} is not a model folder: no config.json{hint}")
         return
-    if name.startswith(("/", "./", "../", "~", ".")) or name.count("/") >= 2:
+    if (name.startswith(("/", "./", "../", "~", ".")) or name.count("/") >= 2
+            or Path(name.split("/")[0]).is_dir()):  # runs/x where runs/ is a local folder
         raise TrainerInputError(f"{what} {name} does not exist")
     if os.environ.get("HF_HUB_OFFLINE", "") in ("1", "true", "yes"):
         from huggingface_hub import try_to_load_from_cache

@@ -79,6 +79,8 @@ def test_lora_sft_merged_then_dpo_on_precomputed_logps(tiny_model, release, tmp_
                                              "--lora_r", "4", "--lora_target_modules", "q_proj", "v_proj")]) == 0
     _check_run(lora, "sft")
     assert (lora / "adapter_config.json").is_file() and (lora / "merged" / "config.json").is_file()
+    assert akgen(["train", "merge-lora", str(lora), "--out", str(tmp_path / "remerged"), "--dtype", "float32"]) == 0
+    _reload_and_generate(tmp_path / "remerged")
     assert akgen(["train", "dpo", *tiny_args("tiny-cpu-dpo", release, lora, tmp_path / "x")]) == 2  # adapter
     dpo = tmp_path / "dpo"
     assert akgen(["train", "dpo", *tiny_args("tiny-cpu-dpo", release, lora / "merged", dpo,
