@@ -40,9 +40,15 @@ def _corpus(max_tasks: int = 40) -> Iterator[str]:
 
 
 def qwen3_chat_template() -> str:
+    """TRL's stock Qwen3 template, byte for byte (so TRL recognises it and has a training variant);
+    without TRL (the vLLM environment), the copy in trainer/chat_templates/ minus its header."""
     from importlib.resources import files
+    from importlib.util import find_spec
 
-    return (files("trl") / "chat_templates" / "qwen3.jinja").read_text(encoding="utf-8")
+    if find_spec("trl") is not None:
+        return (files("trl") / "chat_templates" / "qwen3.jinja").read_text(encoding="utf-8")
+    text = (Path(__file__).parent / "chat_templates" / "qwen3.jinja").read_text(encoding="utf-8")
+    return text.split("-#}\n", 1)[1]
 
 
 def make_tiny_model(out_dir: str | Path, *, vocab_size: int = 800, hidden_size: int = 64,
