@@ -48,7 +48,8 @@ class Release:
 
     def summary(self) -> dict[str, Any]:
         digest = hashlib.sha256((self.root / "manifest.json").read_bytes()).hexdigest()
-        return {"path": str(self.root.resolve()), "version": self.version, "manifest_sha256": digest}
+        return {"path": str(self.root.resolve()), "version": self.manifest.get("version"),
+                "format": self.manifest.get("format"), "manifest_sha256": digest}
 
 
 def open_release(path: str | Path | None, *, verify_hashes: bool = True) -> Release:
@@ -64,7 +65,7 @@ def open_release(path: str | Path | None, *, verify_hashes: bool = True) -> Rele
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise TrainerInputError(f"{manifest_path}: not valid JSON ({exc})") from None
-    if not isinstance(manifest, dict) or not manifest.get("version"):
+    if not isinstance(manifest, dict) or manifest.get("version") in (None, ""):
         raise TrainerInputError(f"{manifest_path}: expected an object with a \"version\"")
     release = Release(root, manifest)
     if verify_hashes:
