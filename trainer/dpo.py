@@ -43,6 +43,9 @@ def prepare_dpo(release_args: cfg.ReleaseArguments, train_args: Any, model_args:
                                      reasoning_key=release_args.reasoning_key)
     for check in checks:
         say("template check: " + check.line())
+        if train_args.max_length and check.tokens > train_args.max_length:
+            say(f"warning: the {check.subset} sample has {check.tokens} tokens, more than max_length "
+                f"{train_args.max_length}: the end of such pairs is cut off")
     if override:
         tokenizer.chat_template = override
     return {"release": release, "prepared": prepared, "tokenizer": tokenizer, "checks": checks}

@@ -72,6 +72,9 @@ def prepare_sft(release_args: cfg.ReleaseArguments, train_args: Any, model_args:
                                      assistant_only_loss=train_args.assistant_only_loss)
     for check in checks:
         say("template check: " + check.line())
+        if train_args.max_length and check.tokens > train_args.max_length:
+            say(f"warning: the {check.subset} sample has {check.tokens} tokens, more than max_length "
+                f"{train_args.max_length}: the end of such records (the answer) is cut off")
     return {"release": release, "prepared": prepared, "tokenizer": tokenizer, "template": template,
             "original_template": override or original_template, "checks": checks}
 
