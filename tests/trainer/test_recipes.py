@@ -32,3 +32,21 @@ def test_recipe_parses(recipe, release):
     assert ("lora" in recipe.stem) == bool(model_args.use_peft)
     if kind == "sft":
         assert train_args.assistant_only_loss
+
+
+def test_model_path_checks(tmp_path, monkeypatch):
+    from trainer.errors import TrainerInputError
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(TrainerInputError, match="neither a local folder nor in the hub cache"):
+        cfg.check_model_path("akgen-test/no-such-model")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    with pytest.raises(TrainerInputError, match="runs/sft does not exist"):
+        cfg.check_model_path("runs/sft")
+    (tmp_path / "adapter").mkdir()
+    (tmp_path / "adapter" / "adapter_config.json").write_text("{}")
+    with pytest.raises(TrainerInputError, match="LoRA adapter: start from its merged/ folder"):
+        cfg.check_model_path(str(tmp_path / "adapter"))
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    cfg.check_model_path("Qwen/Qwen3-8B")  # a hub id is left to the loader when online
