@@ -21,37 +21,40 @@ import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
-_LINE_COMMENT = re.compile(r"//[^\n]*")
-_SPACE = re.compile(r"[ \t\r\f\v]+")
-CACHE = 50_000  # results remembered per distinct piece of code (dpo reuses kernels across pairs)
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
+_LINE_COMMENT = re.compile(rb"//[^\n]*")
+_SPACE = b" \t\r\f\v"
 SHINGLE = 2
+CACHE = 50_000  # results remembered per distinct piece of code (dpo reuses kernels across pairs)
 
 
-def normalise(code: str) -> list[str]:
-    if "/*" in code:
-        code = _BLOCK_COMMENT.sub("", code)
-    if "//" in code:
-        code = _LINE_COMMENT.sub("", code)
-    return [line for line in _SPACE.sub("", code).split("\n") if line]
+def normalise(code: str) -> list[bytes]:
+    """The code's lines without comments and whitespace, empty lines dropped (as UTF-8 bytes)."""
+    data = code.encode("utf-8", "replace")
+    if b"/*" in data:
+        data = _BLOCK_COMMENT.sub(b"", data)
+    if b"//" in data:
+        data = _LINE_COMMENT.sub(b"", data)
+    return [line for line in data.translate(None, _SPACE).split(b"\n") if line]
 
 
-def digest(lines: list[str]) -> bytes:
-    return hashlib.sha256("\n".join(lines).encode()).digest()[:16]
+def digest(lines: list[bytes]) -> bytes:
+    return hashlib.sha256(b"\n".join(lines)).digest()[:16]
 
 
-def shingles(lines: list[str]) -> set[int]:
-    ids = [zlib.crc32(line.encode()) for line in lines]
+def shingles(lines: list[bytes]) -> set:
+    """The set of 2-line shingles (pairs of line checksums); a 1-line code is its own shingle."""
+    ids = list(map(zlib.crc32, lines))
     if len(ids) < SHINGLE:
-        return {hash(tuple(ids))} if ids else set()
-    return {hash(tuple(ids[i:i + SHINGLE])) for i in range(len(ids) - SHINGLE + 1)}
+        return {(ids[0], 0)} if ids else set()
+    return set(zip(ids, ids[1:], strict=False))
 
 
 @dataclass
 class Reference:
     label: str  # e.g. "expert:softmax_fp32"
     task: str
-    shingles: frozenset[int]
+    shingles: frozenset
 
 
 @dataclass
@@ -60,7 +63,7 @@ class Decontaminator:
     keep: int = 200
     refs: list[Reference] = field(default_factory=list)
     exact: dict[bytes, int] = field(default_factory=dict)
-    index: dict[int, list[int]] | None = None  # built on the first check
+    index: dict | None = None  # shingle -> reference ids, built on the first check
     hits: list[dict] = field(default_factory=list)
     hit_count: Counter = field(default_factory=Counter)
     checked: int = 0
@@ -76,11 +79,11 @@ class Decontaminator:
         self.exact.setdefault(digest(lines), ref_id)
         self.index = None
 
-    def _build_index(self) -> dict[int, list[int]]:
+    def _build_index(self) -> dict:
         df: Counter = Counter()
         for ref in self.refs:
             df.update(ref.shingles)
-        index: dict[int, list[int]] = defaultdict(list)
+        index: dict = defaultdict(list)
         for ref_id, ref in enumerate(self.refs):
             # A near-duplicate lacks at most (1 - threshold) of the reference's shingles, so it
             # holds at least one of any (1 - threshold) * n + 1 of them: index the rarest ones.

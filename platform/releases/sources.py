@@ -21,6 +21,7 @@ from datetime import UTC, datetime, time, timedelta
 from itertools import islice
 
 from django.conf import settings
+from django.db.models import Q
 
 from annotations.models import Annotation, QueueKind, Status
 from annotations.schema import section_kinds
@@ -205,8 +206,10 @@ def _annotations(ctx: Context, kind: str):
     qs = qs.filter(**ctx.date_range(stamp))
     if kind != QueueKind.DOCQA:
         qs = qs.filter(item__task_id__in=ctx.allowed)
-    return (qs.select_related("item", "item__queue", "item__submission", "item__task_version", "fix_submission")
-            .order_by("pk"))
+    related = {QueueKind.EXPLAIN: ("item", "item__submission", "item__task_version"),
+               QueueKind.FIX: ("item", "item__submission", "fix_submission"),
+               QueueKind.DOCQA: ("item",)}[kind]
+    return qs.select_related(*related).order_by("pk")
 
 
 def _review(a: Annotation) -> str:
@@ -219,7 +222,7 @@ def _titles(kind: str) -> dict[str, str]:
 
 def code_cot_examples(ctx: Context) -> Iterator[Example]:
     titles = _titles(QueueKind.EXPLAIN)
-    for a in _annotations(ctx, QueueKind.EXPLAIN).iterator(chunk_size=CHUNK):
+    for a in _annotations(ctx, QueueKind.EXPLAIN).iterator(chunk_size=2000):
         item = a.item
         if not ctx.task_ok(item.task_id, "code_cot"):
             continue
@@ -243,7 +246,7 @@ def code_cot_examples(ctx: Context) -> Iterator[Example]:
 
 
 def doc_qa_examples(ctx: Context) -> Iterator[Example]:
-    for a in _annotations(ctx, QueueKind.DOCQA).iterator(chunk_size=CHUNK):
+    for a in _annotations(ctx, QueueKind.DOCQA).iterator(chunk_size=2000):
         by_kind = {s.get("kind"): str(s.get("text") or "") for s in a.sections or []}
         answer = by_kind.get("answer", "").strip()
         if not a.item.question.strip() or not answer:
@@ -267,21 +270,34 @@ class FixRow:
         return "api" if self.failing is not None and self.failing.verdict == "compile_error" else "kernel"
 
 
-def _fix_rows(ctx: Context) -> Iterator[FixRow]:
+def _fix_rows(ctx: Context, verdicts: tuple[str, ...] | None = None, exclude: tuple[str, ...] = ()) -> Iterator[FixRow]:
+    """Approved fixes with the failing and the fixed submission's judged evaluations. ``verdicts``
+    / ``exclude`` narrow the query by the failing verdict copied onto the item when it was queued
+    (items without one are always read; the evaluation's verdict decides)."""
     qs = _annotations(ctx, QueueKind.FIX).filter(fix_submission__isnull=False)
-    for chunk in _chunks(qs.iterator(chunk_size=CHUNK)):
-        ids = {a.item.submission_id for a in chunk} | {a.fix_submission_id for a in chunk}
+    if verdicts:
+        qs = qs.filter(Q(item__verdict__in=verdicts) | Q(item__verdict=""))
+    if exclude:
+        qs = qs.exclude(item__verdict__in=exclude)
+    light = ("id", "submission_id", "verdict", "toolchain", "failure_category")
+    for chunk in _chunks(qs.iterator(chunk_size=2000), 2000):
+        failing_ids = {a.item.submission_id for a in chunk}
         evals: dict[int, Evaluation] = {}
-        for e in Evaluation.objects.filter(submission_id__in=ids, status=EvalStatus.DONE).order_by("-pk"):
+        for e in Evaluation.objects.filter(submission_id__in=failing_ids, status=EvalStatus.DONE).order_by("-pk"):
             evals[e.submission_id] = e  # the oldest judged evaluation wins, like primary_evaluation
+        fixed: dict[int, Evaluation] = {}
+        for e in (Evaluation.objects.filter(submission_id__in={a.fix_submission_id for a in chunk},
+                                            status=EvalStatus.DONE).only(*light).order_by("-pk")):
+            fixed[e.submission_id] = e
         for a in chunk:
-            yield FixRow(a, evals.get(a.item.submission_id), evals.get(a.fix_submission_id))
+            yield FixRow(a, evals.get(a.item.submission_id), fixed.get(a.fix_submission_id))
 
 
 def fix_examples(ctx: Context, subset: str) -> Iterator[Example]:
     titles = _titles(QueueKind.FIX)
     want = "api" if subset == "api_fix" else "kernel"
-    for row in _fix_rows(ctx):
+    narrow = {"verdicts": ("compile_error",)} if want == "api" else {"exclude": ("compile_error",)}
+    for row in _fix_rows(ctx, **narrow):
         a, item = row.annotation, row.annotation.item
         if row.fix_kind != want or row.failing is None or row.fixed is None or row.fixed.verdict != "passed":
             continue
@@ -346,7 +362,7 @@ class Pair:
 
 
 def _fix_pairs(ctx: Context) -> Iterator[Pair]:
-    for row in _fix_rows(ctx):
+    for row in _fix_rows(ctx, verdicts=COMPILED_FAILED):
         a, item = row.annotation, row.annotation.item
         if row.failing is None or row.fixed is None or row.fixed.verdict != "passed":
             continue
@@ -406,7 +422,7 @@ def dpo_examples(ctx: Context) -> Iterator[Example]:
         yield from _fix_pairs(ctx)
         yield from _run_pairs(ctx, cap_left)
 
-    for chunk in _chunks(_dedup(pairs(), cap_left, seen, ctx), 200):
+    for chunk in _chunks(_dedup(pairs(), cap_left, seen, ctx), 1000):
         ids = {p.chosen_id for p in chunk} | {p.rejected_id for p in chunk}
         subs = {row[0]: row for row in Submission.objects.filter(pk__in=ids).values_list(
             "pk", "kernel_source", "host_source", "run_id", "created_at")}
@@ -470,7 +486,7 @@ def references(ctx: Context) -> Iterator[tuple[str, str, str]]:
 
 def estimate(ctx: Context) -> dict[str, int]:
     """Records per subset, counted in the database without building (dpo: an upper bound)."""
-    from django.db.models import Count, Q
+    from django.db.models import Count
 
     out: dict[str, int] = {}
     train_ids = ctx.training_task_ids()
