@@ -294,13 +294,13 @@ def mix(sim):
     return sim.build(KERNELS / "mix.cpp", args=5, defines={"KERNEL_MODE": "MIX_MODE"})
 
 
-def run_mix(sim, exe, blocks, k, skip=0):
+def run_mix(sim, exe, blocks, k, skip=0, extra=0):
     rng = np.random.default_rng(blocks * 100 + k)
     a, b = rand((32 * blocks, k), np.float16, rng), rand((k, 32), np.float16, rng)
     ws = np.zeros((32 * blocks, 32), np.float32)
     out = np.zeros((32 * blocks, 32), np.float32)
     p = np.zeros(8, np.int32)
-    p[:2] = [k, skip]
+    p[:3] = [k, skip, extra]
     return a, b, sim.run(exe, blocks, [a, b, ws, out, p])
 
 
@@ -328,6 +328,13 @@ def test_mix_missing_flag_is_a_deadlock(sim, mix):
     assert run.returncode == 3
     assert "DEADLOCK" in run.codes("error"), run.stderr
     assert "CrossCoreWaitFlag" in run.stderr
+
+
+def test_mix_leftover_flag_is_reported(sim, mix):
+    _, _, run = run_mix(sim, mix, 2, 32, extra=1)
+    assert run.returncode == 0, run.stderr
+    assert "SYNC_MISMATCH" in run.codes("warning"), run.stderr
+    assert "CrossCoreSetFlag(3)" in run.stderr
 
 
 def test_cross_core_flag_needs_mix_launch(sim):

@@ -868,6 +868,23 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
     wd_cv.notify_all();
     watchdog.join();
     r.launch_active = false;
+    if (r.mix && !r.abort.load()) {  // cross-core flags set but never waited for leak into the next operator
+        std::lock_guard<std::mutex> lk(r.xc_mu);
+        for (const auto& kv : r.xc) {
+            for (int f = 0; f < 16; ++f) {
+                const size_t to_aiv = std::max(kv.second.to_aiv[0][f].size(), kv.second.to_aiv[1][f].size());
+                const size_t to_aic = std::max(kv.second.to_aic[0][f].size(), kv.second.to_aic[1][f].size());
+                if (to_aiv || to_aic) {
+                    char msg[240];
+                    std::snprintf(msg, sizeof msg,
+                                  "block %d: CrossCoreSetFlag(%d) towards the %s was set %zu more time(s) than it was "
+                                  "waited for; on the NPU the count leaks into the next operator",
+                                  kv.first, f, to_aiv ? "AIVs" : "AIC", to_aiv ? to_aiv : to_aic);
+                    record(false, "SYNC_MISMATCH", "CrossCoreSetFlag", loc, msg, true, kv.first);
+                }
+            }
+        }
+    }
 
     uint64_t core_bound = 0;
     uint64_t gm_bytes = 0;

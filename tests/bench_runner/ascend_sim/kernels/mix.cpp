@@ -1,7 +1,7 @@
 // A MIX kernel (1 AIC + 2 AIV per block): the AIC multiplies a 32 x K row block of A by B
 // (K x 32, half) into a float workspace in GM and raises cross-core flag 3; each AIV waits for it,
 // reads its 16 rows of the workspace and writes out = 2 * C + 1. Buffers: a, b, ws, out, p.
-// p[0] = K, p[1] = 1 to skip the AIC's flag (deadlock test).
+// p[0] = K, p[1] = 1 to skip the AIC's flag (deadlock test), p[2] = 1 to set it twice (leak).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -52,6 +52,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADD
         WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
         Fixpipe(gw, c1, FixpipeParamsV220(TN, TM, TM, TN, false));
         if (!skipFlag) CrossCoreSetFlag<2, PIPE_FIX>(3);
+        if (p.GetValue(2) != 0) CrossCoreSetFlag<2, PIPE_FIX>(3);  // one set too many
     }
     if ASCEND_IS_AIV {
         const uint32_t blk = GetBlockIdx() / GetTaskRatio();
