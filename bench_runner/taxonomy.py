@@ -38,8 +38,13 @@ class Category(StrEnum):
     TIMEOUT = "timeout"
     SANDBOX_VIOLATION = "sandbox_violation"
     INFRASTRUCTURE = "infrastructure"
+    #: The model's answer had no kernel in the format its prompt demands (see trainer.generate).
+    FORMAT = "format"
     OTHER = "other"
 
+
+#: The `#error` text a generator submits when a completion holds no kernel in the demanded format.
+FORMAT_MARK = "akgen-format"
 
 TITLES: dict[Category, str] = {
     Category.API_MISMATCH: "API signature or overload mismatch",
@@ -64,6 +69,7 @@ TITLES: dict[Category, str] = {
     Category.TIMEOUT: "timeout",
     Category.SANDBOX_VIOLATION: "sandbox violation",
     Category.INFRASTRUCTURE: "infrastructure error",
+    Category.FORMAT: "answer not in the required format",
     Category.OTHER: "other (unclassified)",
 }
 
@@ -259,6 +265,8 @@ def _classify_group(g: _Group, user_files: Mapping[str, str], generated: set[str
 def classify_compile_message(message: str, notes: Sequence[str] = ()) -> Category:
     """Category of one compiler error from its text and its notes (first matching rule wins)."""
     msg = message
+    if FORMAT_MARK in msg:  # the generator's stand-in for an answer with no kernel in it
+        return Category.FORMAT
     if re.search(r"No such file or directory|cannot find -l|file not found", msg):
         return Category.INCLUDE_LINK
     if "static assertion failed" in msg or "static_assert" in msg:

@@ -37,9 +37,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bench_runner.taxonomy import FORMAT_MARK  # the judge's classifier files these under "format"
 from trainer.progress import Counter
-
-FORMAT_MARK = "akgen-format"
 
 
 class GenerateError(Exception):

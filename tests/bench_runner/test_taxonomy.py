@@ -108,3 +108,11 @@ def test_every_category_has_a_title_and_codes_are_stable() -> None:
                                                 "DEADLOCK", "GM_OOB", "LOCAL_OOB", "COPY_ALIGN", "ADDR_ALIGN",
                                                 "UNINIT_READ", "BAD_PARAM", "CRASH", "SIM_TIMEOUT", "UNSUPPORTED",
                                                 "SYNC_MISMATCH"}
+
+
+def test_a_generator_format_failure_is_its_own_category() -> None:
+    from bench_runner.taxonomy import FORMAT_MARK, Category, classify_compile_message
+
+    message = f"#error {FORMAT_MARK}: the completion holds no answer in the format the prompt demands"
+    assert classify_compile_message(message) is Category.FORMAT
+    assert classify_compile_message("#error something else") is Category.OTHER
