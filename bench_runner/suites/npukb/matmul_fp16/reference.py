@@ -1,6 +1,5 @@
 """Golden model for matmul_fp16: float64 product of the half inputs."""
 
-import numpy as np
 
 
 def golden(inputs, attrs):
