@@ -179,3 +179,34 @@ def test_rebuild_is_byte_identical(seeded, tmp_path):
     za = builder.zip_release(tmp_path / "a", tmp_path / "a.zip", prefix="ascend-cot-v3")
     zb = builder.zip_release(tmp_path / "b", tmp_path / "b.zip", prefix="ascend-cot-v3")
     assert za == zb and (tmp_path / "a.zip").read_bytes() == (tmp_path / "b.zip").read_bytes()
+
+
+def test_code_cot_prompt_is_the_benchmark_prompt_for_a_suite_task(seeded, tmp_path):
+    """For a task version the suite on disk holds, USER is exactly build_prompt(task, path), and a
+    host_device answer parses back into both files with the benchmark's own parser."""
+    from annotations.models import Item, ItemSource, Queue
+    from bench_runner import tasks as suite
+    from bench_runner.prompt import build_prompt
+    from tasks.services import SyncReport, _sync_one
+    from tests.platform.releases.conftest import approve, submit
+
+    on_disk = suite.get_task("relu_fp32_dynamic")
+    _sync_one(on_disk, SyncReport())
+    from tasks.models import Task
+
+    task = Task.objects.get(slug="relu_fp32_dynamic")
+    host = "// file: host.cpp\n#include \"akgen_host.h\"\n"
+    s = submit(task, "// kernel\n", {"verdict": "passed", "diagnostics": []})
+    type(s).objects.filter(pk=s.pk).update(path="host_device", host_source=host)
+    item = Item.objects.create(queue=Queue.objects.get(slug="explain"), source=ItemSource.SUBMISSION, task=task,
+                               task_version=task.current_version, submission=s, title="relu")
+    approve(item, seeded["users"]["ann"], seeded["users"]["rev"],
+            sections=[{"kind": "pipeline", "text": "One stage.", "lines": None}])
+    out = tmp_path / "suite"
+    services.build_into(out, number=1, data={"subsets": ["code_cot"], "validation_percent": 0,
+                                             "include_eval_tasks": True})
+    [record] = [r for _, r in _records(out, "code_cot") if r["meta"]["task"] == "relu_fp32_dynamic"]
+    assert record["messages"][1]["content"] == build_prompt(on_disk, "host_device")
+    assert record["meta"]["path"] == "host_device" and record["meta"]["task_version"] == on_disk.version
+    kernel, host_back = extract_sources(record["messages"][2]["content"], "host_device")
+    assert kernel == "// file: kernel.cpp\n// kernel\n" and host_back == host
