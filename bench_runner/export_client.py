@@ -33,7 +33,7 @@ class ExportError(Exception):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", required=True, type=Path, help="folder to unpack the release into (new or empty)")
+    p.add_argument("--out", type=Path, help="folder to unpack the release into (new or empty; needed unless --preview)")
     p.add_argument("--url", default=os.environ.get("AKGEN_URL", "http://127.0.0.1:8000"),
                    help="the platform (default $AKGEN_URL or http://127.0.0.1:8000)")
     p.add_argument("--token", default=os.environ.get("AKGEN_TOKEN"),
@@ -183,6 +183,8 @@ def run_cli(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) ->
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not args.token:
         raise ExportError("an API key with the export scope is needed: --token or $AKGEN_TOKEN", EXIT_INPUT)
+    if args.out is None and not args.preview:
+        raise ExportError("--out DIR is needed (where to unpack the release)", EXIT_INPUT)
     client = Client(args.url, args.token)
     body = {"title": args.title, "filters": filters_from(args)}
     if args.preview:

@@ -217,7 +217,8 @@ def dataset_card(inp: BuildInput, counts: dict, report: dict) -> str:
     title = inp.title or f"Ascend-CoT v{inp.version}"
     y = ["---", f"pretty_name: {_yaml_str(title)}", f"license: {inp.license}", "language:", "- en",
          "task_categories:", "- text-generation", "tags:", "- ascendc", "- ascend", "- npu", "- kernels", "- code",
-         "- chain-of-thought", "size_categories:", f"- {_size_category(total)}", "configs:"]
+         "- chain-of-thought", "size_categories:", f"- {_size_category(total)}",
+         "configs:" if subsets else "configs: []"]
     first = True
     for subset in SUBSETS:
         if subset not in subsets:
@@ -229,7 +230,7 @@ def dataset_card(inp: BuildInput, counts: dict, report: dict) -> str:
         if first:
             y.append("  default: true")
             first = False
-    y.append("dataset_info:")
+    y.append("dataset_info:" if subsets else "dataset_info: []")
     for subset in SUBSETS:
         if subset not in subsets:
             continue

@@ -62,7 +62,14 @@ def test_release_loads_with_datasets_in_trl_formats(seeded, tmp_path):
                 assert key in meta
     # The card's YAML front matter names every config, and `datasets` reads the folder by config.
     card = (out / "README.md").read_text()
-    assert card.startswith("---\npretty_name:") and "config_name: dpo" in card and "license: cc-by-4.0" in card
+    assert card.startswith("---\npretty_name:") and "license: cc-by-4.0" in card
+    import yaml
+
+    front = yaml.safe_load(card.split("---\n")[1])
+    assert [c["config_name"] for c in front["configs"]] == list(SUBSETS) and front["configs"][0]["default"]
+    assert {i["config_name"]: {s["name"]: s["num_examples"] for s in i["splits"]} for i in front["dataset_info"]} \
+        == {k: {sp: n for sp, n in v.items() if n} for k, v in manifest["subsets"].items()}
+    assert front["size_categories"] == ["n<1K"] and "## Review coverage" in card
     dpo = load_dataset(str(out), "dpo")
     assert dpo["train"].num_rows == manifest["subsets"]["dpo"]["train"]
     for rel, info in manifest["files"].items():
