@@ -222,7 +222,17 @@ def _titles(kind: str) -> dict[str, str]:
 
 def code_cot_examples(ctx: Context) -> Iterator[Example]:
     titles = _titles(QueueKind.EXPLAIN)
-    for a in _annotations(ctx, QueueKind.EXPLAIN).iterator(chunk_size=2000):
+    for chunk in _chunks(_annotations(ctx, QueueKind.EXPLAIN).iterator(chunk_size=2000), 2000):
+        judged: dict[int, tuple[str, str]] = {}
+        ids = {a.item.submission_id for a in chunk if a.item.submission_id}
+        for sub_id, verdict, toolchain in (Evaluation.objects.filter(submission_id__in=ids, status=EvalStatus.DONE)
+                                           .order_by("-pk").values_list("submission_id", "verdict", "toolchain")):
+            judged[sub_id] = (verdict, toolchain)  # the oldest judged evaluation wins
+        yield from _code_cot_chunk(ctx, chunk, judged, titles)
+
+
+def _code_cot_chunk(ctx: Context, chunk: list[Annotation], judged: dict, titles: dict) -> Iterator[Example]:
+    for a in chunk:
         item = a.item
         if not ctx.task_ok(item.task_id, "code_cot"):
             continue
@@ -235,8 +245,10 @@ def code_cot_examples(ctx: Context) -> Iterator[Example]:
         if not kernel.strip() or not reasoning or version_id is None:
             continue
         path = _path_for(task, item.submission if item.submission_id else None, host)
+        verdict, toolchain = judged.get(item.submission_id, (None, None))
         meta = ctx.meta("code_cot", item.task_id, version_id, source=item.source, path=path,
                         annotation_id=a.pk, item_id=item.pk, submission_id=item.submission_id,
+                        verdict=verdict, toolchain=toolchain,
                         annotator=ctx.person(a.annotator_id), reviewer=ctx.person(a.reviewer_id),
                         review_state=_review(a), created=formats.timestamp(a.reviewed_at or a.submitted_at),
                         sections=[s.get("kind") for s in a.sections or [] if str(s.get("text") or "").strip()])

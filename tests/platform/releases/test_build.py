@@ -215,5 +215,6 @@ def test_code_cot_prompt_is_the_benchmark_prompt_for_a_suite_task(seeded, tmp_pa
     [record] = [r for _, r in _records(out, "code_cot") if r["meta"]["task"] == "relu_fp32_dynamic"]
     assert record["messages"][1]["content"] == build_prompt(on_disk, "host_device")
     assert record["meta"]["path"] == "host_device" and record["meta"]["task_version"] == on_disk.version
+    assert record["meta"]["verdict"] == "passed" and record["meta"]["toolchain"] == "cpu-sim"
     kernel, host_back = extract_sources(record["messages"][2]["content"], "host_device")
     assert kernel == "// file: kernel.cpp\n// kernel\n" and host_back == host
