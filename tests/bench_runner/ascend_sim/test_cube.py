@@ -428,3 +428,26 @@ def test_expert_matmul_models_near_cube_peak(sim, tmp_path):
         fractions[name] = m * k * n / 4096 / r["total_cycles"]
     assert fractions["tiled"] > 0.75, fractions  # 0.85 when written
     assert fractions["naive"] < 0.05, fractions  # 0.002 when written
+
+
+def test_init_const_value_and_load_from_gm(sim):
+    # A = ones via InitConstValue in L0A; B's fractal straight from GM into L0B (LoadData with a
+    # GlobalTensor source): in Zn order element (k, n) is x[n * 16 + k], so C[i, n] = sum of x[16n:16n+16].
+    src = PRELUDE + """
+    TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a2, 512); pipe.InitBuffer(b2, 512); pipe.InitBuffer(c1, 1024);
+    LocalTensor<half> la = a2.Get<half>(), lb = b2.Get<half>();
+    LocalTensor<float> lc = c1.Get<float>();
+    InitConstValue(la, InitConstValueParams<half>(1, 1, 0, half(1.0f)));
+    LoadData(lb, gx, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    Mmad(lc, la, lb, MmadParams(16, 16, 16, 0, false, true));
+    Fixpipe(gz, lc, FixpipeParamsV220(16, 16, 16, 16, false));
+}
+"""
+    exe = sim.build(src, args=2, defines={"KERNEL_MODE": "AIC_MODE"})
+    x = np.random.default_rng(18).uniform(-1, 1, 1024).astype(np.float16)
+    run = sim.run(exe, 1, [x, np.zeros(512, np.float32)])
+    assert run.returncode == 0, run.stderr
+    col = x[:256].astype(np.float64).reshape(16, 16).sum(axis=1)  # per n: sum over k
+    np.testing.assert_allclose(run.outputs[1][:256].reshape(16, 16), np.tile(col, (16, 1)), rtol=1e-5, atol=1e-4)
+    assert run.report["findings"] == [], run.stderr
