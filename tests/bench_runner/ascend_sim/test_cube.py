@@ -73,6 +73,14 @@ def test_split_k_accumulates(sim, cube_f16):
     np.testing.assert_allclose(run.outputs[2], a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)
 
 
+def test_load_data_with_transpose(sim):
+    exe = build(sim, WITH_TRANSPOSE_API="1")
+    rng = np.random.default_rng(19)
+    a, b = rand((36, 40), np.float16, rng), rand((40, 52), np.float16, rng)
+    run = run_mm(sim, exe, 0, a, b, np.zeros((36, 52), np.float32))
+    np.testing.assert_allclose(run.outputs[2], a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
 def test_transposed_b_no_load_transpose(sim, cube_f16):
     rng = np.random.default_rng(8)
     a, bt = rand((40, 72), np.float16, rng), rand((24, 72), np.float16, rng)  # B^T is N x K

@@ -37,6 +37,31 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>
     sim::cube_load2d(sim::ref_of(dst), nullptr, src.GetPhyAddr(), sizeof(T), loadDataParams, loc);
 }
 
+// ---- LoadDataWithTranspose (16-bit types: one 16 x 16 fractal transposed per repeat; the b32 /
+// b8 forms that merge two fractals are not emulated) ----
+template <typename T>
+__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                             const LoadData2dTransposeParams& loadDataParams, ASCEND_SIM_LOC) {
+    static_assert(sim::OneOf<T, half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t, int8_t, uint8_t>::value,
+                  "Failed to check dtype in LoadDataWithTranspose");
+    if (sizeof(T) != 2) {
+        sim::enter("LoadDataWithTranspose", loc);
+        sim::fail("UNSUPPORTED", "LoadDataWithTranspose", loc,
+                  "LoadDataWithTranspose of %u-byte elements (two fractals merged per repeat) is not emulated; 16-bit "
+                  "types are",
+                  static_cast<unsigned>(sizeof(T)));
+    }
+    LoadData2DParams p;
+    p.startIndex = loadDataParams.startIndex;
+    p.repeatTimes = loadDataParams.repeatTimes;
+    p.srcStride = loadDataParams.srcStride;
+    p.dstGap = loadDataParams.dstGap;
+    p.ifTranspose = true;
+    p.addrMode = loadDataParams.addrMode;
+    const sim::TensorRef s = sim::ref_of(src);
+    sim::cube_load2d(sim::ref_of(dst), &s, nullptr, sizeof(T), p, loc);
+}
+
 // ---- Mmad: L0C (+)= L0A x L0B ----
 namespace sim {
 template <typename T, typename U, typename S>

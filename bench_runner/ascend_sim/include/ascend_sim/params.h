@@ -151,6 +151,31 @@ struct LoadData2DParams {
 };
 using LoadData2dParams = LoadData2DParams;
 
+struct LoadData2dTransposeParams {
+    __aicore__ LoadData2dTransposeParams() {}
+    __aicore__ LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                                         const uint16_t srcStrideIn, const uint16_t dstGapIn,
+                                         const uint16_t dstfracGapIn, const uint8_t addrModeIn)
+        : startIndex(startIndexIn),
+          repeatTimes(repeatTimesIn),
+          srcStride(srcStrideIn),
+          dstGap(dstGapIn),
+          dstFracGap(dstfracGapIn),
+          addrMode(addrModeIn) {}
+    __aicore__ LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                                         const uint16_t srcStrideIn, const uint16_t dstGapIn,
+                                         const uint16_t dstfracGapIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstfracGapIn) {}
+
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
+
 struct MmadParams {
     __aicore__ MmadParams() {}
     __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,

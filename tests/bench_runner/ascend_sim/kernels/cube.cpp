@@ -84,7 +84,11 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR
             LoadData(b2, b1, LoadData2DParams(kb0 * n1, kbn * n1, 1, 0, 0, false, 0));
         } else {  // 16-bit only: K x N in L1, transpose each fractal into Zn
             for (uint32_t j = 0; j < kbn; ++j) {
+#ifdef WITH_TRANSPOSE_API
+                LoadDataWithTranspose(b2[j * n1 * 256], b1, LoadData2dTransposeParams(kb0 + j, n1, kb1, 0, 0));
+#else
                 LoadData(b2[j * n1 * 256], b1, LoadData2DParams(kb0 + j, n1, kb1, 0, 0, true, 0));
+#endif
             }
         }
     };
