@@ -185,11 +185,11 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {
 """
 
 
-def misuse(sim, body, code, api=None, text=None, mode="AIC_MODE"):
+def misuse(sim, body, code, api=None, text=None, mode="AIC_MODE", env=None):
     src = PRELUDE + body + "\n}\n"
     line = next(i for i, ln in enumerate(src.splitlines(), 1) if "/*HERE*/" in ln)
     exe = sim.build(src, args=2, defines={"KERNEL_MODE": mode})
-    run = sim.run(exe, 1, [np.ones(1024, np.float16), np.zeros(512, np.float32)])
+    run = sim.run(exe, 1, [np.ones(1024, np.float16), np.zeros(512, np.float32)], env=env)
     found = [m for m in FINDING.finditer(run.stderr) if m.group(6) == code]
     assert found, run.stderr
     f = found[0]
@@ -265,6 +265,16 @@ def test_mmad_uninitialised_l0(sim):
     Mmad(c, a, b, MmadParams(16, 16, 16, 0, false, true));  /*HERE*/
 """, "UNINIT_READ", api="Mmad")
     assert run.returncode == 0
+
+
+def test_fixpipe_unsupported_on_310p(sim):
+    run = misuse(sim, """
+    TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(c1, 8192);
+    LocalTensor<float> c = c1.Get<float>();
+    Fixpipe(gz, c, FixpipeParamsV220(16, 16, 16, 16, false));  /*HERE*/
+""", "UNSUPPORTED", api="Fixpipe", text="Ascend310P3", env={"ASCEND_SIM_SOC": "Ascend310P3"})
+    assert run.returncode == 3
 
 
 def test_cube_buffer_on_vector_core(sim):

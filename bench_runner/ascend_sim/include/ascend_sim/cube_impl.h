@@ -356,6 +356,12 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
                                  const TensorRef* quant, const FixpipeParamsV220& p, CO2Layout layout,
                                  const SrcLoc& loc) {
     CoreCtx& c = enter("Fixpipe", loc);
+    if (!c.soc->split_arch) {
+        fail("UNSUPPORTED", "Fixpipe", loc,
+             "%s has no Fixpipe: L0C results go to the Unified Buffer (TPosition::CO2) with DataCopy and "
+             "DataCopyEnhancedParams{BLOCK_MODE_MATRIX}, which ascend_sim does not emulate yet",
+             c.soc->name);
+    }
     if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
     LocalView s = view_raw(src, "Fixpipe", "src (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L0C));
     // Which (src, dst, quantPre) combinations are valid.
