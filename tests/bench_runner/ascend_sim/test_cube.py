@@ -469,3 +469,33 @@ def test_init_const_value_and_load_from_gm(sim):
     col = x[:256].astype(np.float64).reshape(16, 16).sum(axis=1)  # per n: sum over k
     np.testing.assert_allclose(run.outputs[1][:256].reshape(16, 16), np.tile(col, (16, 1)), rtol=1e-5, atol=1e-4)
     assert run.report["findings"] == [], run.stderr
+
+
+@pytest.mark.parametrize("stride,pad,dil", [(1, 0, 1), (2, 1, 1), (1, 1, 2)])
+def test_load3d_img2col_conv(sim, stride, pad, dil):
+    exe = sim.build(KERNELS / "load3d.cpp", args=4, defines={"KERNEL_MODE": "AIC_MODE"})
+    rng = np.random.default_rng(stride * 10 + pad + dil)
+    c, h, w, co, kh, kw = 20, 9, 7, 24, 3, 3
+    c1 = -(-c // 16)
+    x = rng.uniform(-1, 1, (c, h, w)).astype(np.float16)
+    wt = rng.uniform(-1, 1, (co, c, kh, kw)).astype(np.float16)
+    # feature map as C1 x H x W x C0 (channels padded with zeros)
+    xp = np.zeros((c1 * 16, h, w), np.float16)
+    xp[:c] = x
+    fm = xp.reshape(c1, 16, h, w).transpose(0, 2, 3, 1).copy()
+    # weights as CO x K with K in (c1, kh, kw, c0) order
+    wp = np.zeros((co, c1 * 16, kh, kw), np.float16)
+    wp[:, :c] = wt
+    wk = wp.reshape(co, c1, 16, kh, kw).transpose(0, 1, 3, 4, 2).reshape(co, -1).copy()
+    ho = (h + 2 * pad - dil * (kh - 1) - 1) // stride + 1
+    wo = (w + 2 * pad - dil * (kw - 1) - 1) // stride + 1
+    p = np.array([c1, h, w, co, kh, kw, stride, pad, dil] + [0] * 7, np.int32)
+    run = sim.run(exe, 1, [fm, wk, np.zeros((ho * wo, co), np.float32), p])
+    assert run.returncode == 0, run.stderr
+    xpad = np.pad(x.astype(np.float64), ((0, 0), (pad, pad), (pad, pad)))
+    want = np.zeros((co, ho, wo))
+    for i in range(kh):
+        for j in range(kw):
+            patch = xpad[:, i * dil:i * dil + stride * (ho - 1) + 1:stride, j * dil:j * dil + stride * (wo - 1) + 1:stride]
+            want += np.einsum("chw,oc->ohw", patch, wt[:, :, i, j].astype(np.float64))
+    np.testing.assert_allclose(run.outputs[2], want.reshape(co, -1).T, rtol=1e-4, atol=1e-3)

@@ -37,6 +37,23 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>
     sim::cube_load2d(sim::ref_of(dst), nullptr, src.GetPhyAddr(), sizeof(T), loadDataParams, loc);
 }
 
+// ---- Load3D v2 (img2col) L1 -> L0A ----
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData3DParamsV2<T>& loadDataParams, ASCEND_SIM_LOC) {
+    static_assert(sim::OneOf<T, half, bfloat16_t, float, int8_t, uint8_t>::value,
+                  "Failed to check dtype in LoadData (3D), current api support dtype is half / bfloat16_t / float / "
+                  "int8_t / uint8_t");
+    const T pad = loadDataParams.padValue;
+    sim::Load3DArgs a{{loadDataParams.padList[0], loadDataParams.padList[1], loadDataParams.padList[2],
+                       loadDataParams.padList[3]},
+                      loadDataParams.l1H, loadDataParams.l1W, loadDataParams.channelSize, loadDataParams.kExtension,
+                      loadDataParams.mExtension, loadDataParams.kStartPt, loadDataParams.mStartPt,
+                      loadDataParams.strideW, loadDataParams.strideH, loadDataParams.filterW, loadDataParams.filterH,
+                      loadDataParams.dilationFilterW, loadDataParams.dilationFilterH, loadDataParams.enTranspose, &pad};
+    sim::cube_load3d(sim::ref_of(dst), sim::ref_of(src), sizeof(T), a, loc);
+}
+
 // ---- LoadDataWithTranspose (16-bit types: one 16 x 16 fractal transposed per repeat; the b32 /
 // b8 forms that merge two fractals are not emulated) ----
 template <typename T>

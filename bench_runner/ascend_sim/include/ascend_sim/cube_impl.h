@@ -207,6 +207,71 @@ ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, cons
 }
 
 // ------------------------------------------------------------------------------------------
+// Load3D v2: img2col of an L1 feature map (C1 x l1H x l1W x C0) into L0A (Zz). Row m of the
+// result is output position mStartPt + m (row-major over the output H x W); column k is
+// kStartPt + k in (c1, kh, kw, c0) order (the FRACTAL_Z K order of conv weights).
+// ------------------------------------------------------------------------------------------
+ASCEND_SIM_API void cube_load3d(const TensorRef& dst, const TensorRef& src, uint32_t esize, const Load3DArgs& a,
+                                const SrcLoc& loc) {
+    CoreCtx& c = enter("LoadData", loc);
+    if (a.transpose) {
+        fail("UNSUPPORTED", "LoadData", loc, "LoadData3DParamsV2.enTranspose (Load3D into L0B) is not emulated");
+    }
+    if (a.mExtension == 0 || a.kExtension == 0) return;
+    if (a.strideW == 0 || a.strideH == 0 || a.filterW == 0 || a.filterH == 0 || a.dilW == 0 || a.dilH == 0) {
+        fail("BAD_PARAM", "LoadData", loc,
+             "LoadData3DParamsV2 stride %u x %u, filter %u x %u, dilation %u x %u: each must be at least 1", a.strideW,
+             a.strideH, a.filterW, a.filterH, a.dilW, a.dilH);
+    }
+    const uint32_t c0 = ONE_BLK_SIZE / esize;
+    LocalView d = view_raw(dst, "LoadData", "dst (LocalTensor)", loc, kFractal, hw_bit(Hardware::L0A));
+    LocalView s = view_raw(src, "LoadData", "src (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
+    const uint32_t c1n = (a.channelSize + c0 - 1) / c0;
+    need(s, static_cast<uint64_t>(c1n) * a.l1H * a.l1W * c0 * esize, "LoadData", "src (LocalTensor)", loc);
+    const int64_t effW = static_cast<int64_t>(a.dilW) * (a.filterW - 1) + 1, effH = static_cast<int64_t>(a.dilH) * (a.filterH - 1) + 1;
+    const int64_t wout = (static_cast<int64_t>(a.l1W) + a.pad[0] + a.pad[1] - effW) / a.strideW + 1;
+    const int64_t hout = (static_cast<int64_t>(a.l1H) + a.pad[2] + a.pad[3] - effH) / a.strideH + 1;
+    if (wout <= 0 || hout <= 0) {
+        fail("BAD_PARAM", "LoadData", loc, "LoadData3DParamsV2 gives an empty output (%lld x %lld)",
+             static_cast<long long>(hout), static_cast<long long>(wout));
+    }
+    const uint32_t ktotal = c1n * a.filterH * a.filterW * c0;
+    if (a.kStartPt + a.kExtension > ktotal) {
+        fail("BAD_PARAM", "LoadData", loc, "kStartPt + kExtension = %u exceeds C1 * filterH * filterW * C0 = %u",
+             a.kStartPt + a.kExtension, ktotal);
+    }
+    const uint32_t m16 = (a.mExtension + 15) / 16 * 16, k1 = (a.kExtension + c0 - 1) / c0;
+    need(d, static_cast<uint64_t>(m16) * k1 * c0 * esize, "LoadData", "dst (LocalTensor)", loc);
+    bool uninit = false;
+    for (uint32_t m = 0; m < a.mExtension; ++m) {
+        const int64_t pos = static_cast<int64_t>(a.mStartPt) + m;
+        const int64_t ho = pos / wout, wo = pos % wout;
+        for (uint32_t k = 0; k < a.kExtension; ++k) {
+            const uint32_t kk = a.kStartPt + k;
+            const uint32_t cb = kk / (a.filterH * a.filterW * c0), r = kk % (a.filterH * a.filterW * c0);
+            const uint32_t kh = (r / c0) / a.filterW, kw = (r / c0) % a.filterW, cc = r % c0;
+            const int64_t ih = ho * a.strideH - static_cast<int64_t>(a.pad[2]) + static_cast<int64_t>(kh) * a.dilH;
+            const int64_t iw = wo * a.strideW - static_cast<int64_t>(a.pad[0]) + static_cast<int64_t>(kw) * a.dilW;
+            const uint64_t doff = ((static_cast<uint64_t>(m / 16) * k1 + k / c0) * 16 * c0 + (m % 16) * c0 + k % c0) * esize;
+            if (ho >= hout || ih < 0 || iw < 0 || ih >= a.l1H || iw >= a.l1W) {
+                std::memcpy(d.data + doff, a.padValue, esize);
+            } else {
+                const uint64_t soff = (((static_cast<uint64_t>(cb) * a.l1H + ih) * a.l1W + iw) * c0 + cc) * esize;
+                if (!s.shadow[soff]) uninit = true;
+                std::memcpy(d.data + doff, s.data + soff, esize);
+            }
+            std::memset(d.shadow + doff, 1, esize);
+        }
+    }
+    if (uninit) {
+        warn("UNINIT_READ", "LoadData", loc, "Load3D reads feature-map elements in L1 that were never written");
+    }
+    const uint64_t bytes = static_cast<uint64_t>(m16) * k1 * c0 * esize;
+    charge(c, Pipe::MTE1, c.soc->mte1_latency + static_cast<uint64_t>(std::ceil(bytes / c.soc->mte1_l0a_bpc)),
+           "LoadData(3D)", loc, {{s.blk, false}, {d.blk, true}});
+}
+
+// ------------------------------------------------------------------------------------------
 // Mmad: C (L0C, Nz) = [C or 0 or bias] + A (L0A, Zz) x B (L0B, Zn)
 // ------------------------------------------------------------------------------------------
 ASCEND_SIM_API void cube_mmad(const TensorRef& dst, DType ct, const TensorRef& a, DType at, const TensorRef& b,

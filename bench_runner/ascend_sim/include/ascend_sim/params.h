@@ -176,6 +176,60 @@ struct LoadData2dTransposeParams {
     uint8_t addrMode = 0;
 };
 
+constexpr int32_t PAD_SIZE = 4;
+
+// Load3D v2 (img2col from an L1 feature map in C1 x H x W x C0 into L0A), 910B fields.
+template <typename T>
+struct LoadData3DParamsV2 {
+    __aicore__ LoadData3DParamsV2() {}
+    __aicore__ LoadData3DParamsV2(const uint8_t padListIn[PAD_SIZE], const uint16_t l1HIn, const uint16_t l1WIn,
+                                  const uint16_t channelSizeIn, const uint16_t kExtensionIn,
+                                  const uint16_t mExtensionIn, const uint16_t kStartPtIn, const uint16_t mStartPtIn,
+                                  const uint8_t strideWIn, const uint8_t strideHIn, const uint8_t filterWIn,
+                                  const uint8_t filterHIn, const uint8_t dilationFilterWIn,
+                                  const uint8_t dilationFilterHIn, const bool enTransposeIn, const bool enSmallKIn,
+                                  const T padValueIn)
+        : l1H(l1HIn),
+          l1W(l1WIn),
+          channelSize(channelSizeIn),
+          kExtension(kExtensionIn),
+          mExtension(mExtensionIn),
+          kStartPt(kStartPtIn),
+          mStartPt(mStartPtIn),
+          strideW(strideWIn),
+          strideH(strideHIn),
+          filterW(filterWIn),
+          filterH(filterHIn),
+          dilationFilterW(dilationFilterWIn),
+          dilationFilterH(dilationFilterHIn),
+          enTranspose(enTransposeIn),
+          enSmallK(enSmallKIn),
+          padValue(padValueIn) {
+        for (int32_t i = 0; i < PAD_SIZE; ++i) padList[i] = padListIn[i];
+    }
+
+    uint8_t padList[PAD_SIZE] = {0, 0, 0, 0};  // left, right, top, bottom
+    uint16_t l1H = 0;
+    uint16_t l1W = 0;
+    uint16_t channelSize = 0;
+    uint16_t kExtension = 0;
+    uint16_t mExtension = 0;
+    uint16_t kStartPt = 0;
+    uint16_t mStartPt = 0;
+    uint8_t strideW = 1;
+    uint8_t strideH = 1;
+    uint8_t filterW = 1;
+    uint8_t filterH = 1;
+    uint8_t dilationFilterW = 1;
+    uint8_t dilationFilterH = 1;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    T padValue = 0;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+};
+
 struct MmadParams {
     __aicore__ MmadParams() {}
     __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,

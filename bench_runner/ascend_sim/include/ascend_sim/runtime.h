@@ -429,6 +429,15 @@ ASCEND_SIM_API void cube_nd2nz(const TensorRef& dst, const void* gm, uint32_t es
                                const SrcLoc& loc);
 ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, const void* gm, uint32_t esize,
                                 const LoadData2DParams& p, const SrcLoc& loc);
+struct Load3DArgs {
+    uint32_t pad[4];  // left, right, top, bottom
+    uint32_t l1H, l1W, channelSize, kExtension, mExtension, kStartPt, mStartPt;
+    uint32_t strideW, strideH, filterW, filterH, dilW, dilH;
+    bool transpose;
+    const void* padValue;
+};
+ASCEND_SIM_API void cube_load3d(const TensorRef& dst, const TensorRef& src, uint32_t esize, const Load3DArgs& a,
+                                const SrcLoc& loc);
 ASCEND_SIM_API void cube_mmad(const TensorRef& dst, DType ct, const TensorRef& a, DType at, const TensorRef& b,
                               DType bt, const TensorRef* bias, DType biast, const MmadParams& p, const SrcLoc& loc);
 ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, const TensorRef& src, DType st,
