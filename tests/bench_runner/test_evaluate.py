@@ -93,7 +93,7 @@ SUBMISSIONS: dict[str, dict[str, Any]] = {} if ADD is None else {
                   "task": "short"},
     "flood": {"kernel": _hostile('    for (;;) std::printf("%0999d\\n", 7);', "#include <cstdio>\n"),
               "checks": False},
-    "eat_memory": {"kernel": _hostile("    for (;;) { char* p = new char[1 << 26]; std::memset(p, 1, 1 << 26); }",
+    "eat_memory": {"kernel": _hostile("    for (;;) { char* p = new char[1 << 26]; std::memset(p, 1, 4096); }",
                                       "#include <cstring>\n"), "checks": False},
     "write_outside": {"kernel": _hostile('    if (GetBlockIdx() == 0) { FILE* f = fopen("/usr/akgen-escape", "w");'
                                          ' if (f) { fputs("x", f); fclose(f); } }', "#include <cstdio>\n"),
