@@ -320,7 +320,7 @@ class Platform:
         return self.request("GET", f"runs/{run_id}/")
 
     def submitted(self, run_id: int) -> set[tuple[str, int]]:
-        return {(s["task"], s["sample_index"]) for s in self.paged("submissions/", {"run": run_id})
+        return {(s["task"], s["sample_index"]) for s in self.paged("submissions/", {"run": run_id, "brief": "true"})
                 if s.get("sample_index") is not None}
 
 

@@ -4,6 +4,7 @@ selector, serialize. Business rules live in accounts.services, api.services and 
 from __future__ import annotations
 
 from django.conf import settings
+from django.db.models import Prefetch
 from django.http import JsonResponse
 from django.urls import Resolver404, resolve, reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -31,6 +32,7 @@ from api.selectors import (
     submissions_of,
 )
 from api.services import api_submit, api_submit_batch, max_pending
+from submissions.models import Evaluation
 from submissions.selectors import queue_position
 from submissions.services import MAX_SOURCE_BYTES
 from tasks.models import Task
@@ -91,7 +93,8 @@ class ApiListView(ApiView, generics.GenericAPIView):
 
     def list_response(self, queryset, serializer_class):
         page = self.paginate_queryset(queryset)
-        data = serializer_class(page, many=True, context={"request": self.request}).data
+        context = {"request": self.request, "brief": getattr(self, "brief", False)}
+        data = serializer_class(page, many=True, context=context).data
         return self.get_paginated_response(data)
 
 
@@ -119,11 +122,20 @@ class SubmissionListCreateApi(ApiListView):
         operation_id="submissions_list", responses={200: s.SubmissionOutput(many=True), **errors(400, 401, 403, 429)},
         parameters=[OpenApiParameter("run", {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
                                      description="Only this run's samples."),
-                    OpenApiParameter("task", str, description="Only this task.")],
+                    OpenApiParameter("task", str, description="Only this task."),
+                    OpenApiParameter("brief", bool, description="Leave out each `result` object (fast listing "
+                                                                "of a large run, e.g. to resume sampling).")],
         description="Your own submissions, newest first.",
     )
     def get(self, request):
         qs = submissions_of(request.user).select_related("task_version")
+        brief_raw = request.query_params.get("brief", "false")
+        if brief_raw not in ("true", "false"):
+            raise ValidationError({"brief": ["must be true or false"]})
+        brief = brief_raw == "true"
+        if brief:  # result objects can be large (timelines); do not even load them
+            qs = qs.prefetch_related(None).prefetch_related(
+                Prefetch("evaluations", queryset=Evaluation.objects.defer("result")))
         run = request.query_params.get("run")
         if run:
             if not (run.isascii() and run.isdigit() and len(run) <= 18 and int(run) >= 1):
@@ -131,6 +143,7 @@ class SubmissionListCreateApi(ApiListView):
             qs = qs.filter(run_id=int(run))
         if request.query_params.get("task"):
             qs = qs.filter(task__slug=request.query_params["task"])
+        self.brief = brief
         return self.list_response(qs.order_by("-id"), SubmissionSerializerWithUrl)
 
     @extend_schema(
@@ -196,7 +209,7 @@ class SubmissionSerializerWithUrl(s.SubmissionOutput):
         instance.url = _abs(self.context["request"], "api:submission-detail", instance.pk)
         instance.status = main.status if main else "queued"
         instance.verdict = main.verdict if main else ""
-        instance.result = main.result if main else None
+        instance.result = main.result if main and not self.context.get("brief") else None
         instance.queue_position = queue_position(main) if main and self.context.get("queue_position") else None
         return super().to_representation(instance)
 

@@ -96,6 +96,17 @@ def test_list_filters_by_run(api, task, run):
     assert api.get(URL, {"run": "x"}).status_code == 400
 
 
+def test_brief_listing_leaves_results_out(api, task, run):
+    from submissions.models import Evaluation
+
+    api.post(URL, body(run=run.pk, sample_index=0), format="json")
+    Evaluation.objects.update(status="done", verdict="passed", result={"verdict": "passed", "big": "x" * 1000})
+    full = api.get(URL, {"run": run.pk}).json()["results"][0]
+    brief = api.get(URL, {"run": run.pk, "brief": "true"}).json()["results"][0]
+    assert full["result"]["big"] and brief["result"] is None
+    assert (brief["verdict"], brief["status"], brief["sample_index"]) == ("passed", "done", 0)
+
+
 def test_someone_elses_run_is_404(api, task, other_user):
     theirs = Run.objects.create(model=LanguageModel.objects.create(owner=other_user, name="theirs"), name="r")
     response = api.post(URL, body(run=theirs.pk, sample_index=0), format="json")
