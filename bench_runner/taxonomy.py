@@ -54,7 +54,7 @@ TITLES: dict[Category, str] = {
     Category.TEMPLATE_DEDUCTION: "template / type deduction",
     Category.TILING_HOST: "tiling or host interface",
     Category.INCLUDE_LINK: "missing include or link",
-    Category.UB_CAPACITY: "Unified Buffer capacity",
+    Category.UB_CAPACITY: "on-chip buffer capacity (UB, L1, L0)",
     Category.ALIGNMENT: "alignment",
     Category.QUEUE_SYNC: "queue misuse or deadlock",
     Category.GM_OOB: "global-memory out of bounds",
@@ -76,6 +76,7 @@ TITLES: dict[Category, str] = {
 #: The emulator's finding codes (ascend_sim contract) and what they mean here.
 FINDING_CATEGORIES: dict[str, Category] = {
     "UB_OVERFLOW": Category.UB_CAPACITY,
+    "BUF_OVERFLOW": Category.UB_CAPACITY,  # L1 / L0A / L0B / L0C / bias table of the cube unit
     "QUE_DEPTH": Category.QUEUE_SYNC,
     "QUE_ORDER": Category.QUEUE_SYNC,
     "USE_AFTER_FREE": Category.QUEUE_SYNC,

@@ -104,7 +104,7 @@ def test_every_category_has_a_title_and_codes_are_stable() -> None:
                                            "template_deduction", "tiling_host", "include_link", "ub_capacity",
                                            "alignment", "queue_sync", "gm_oob", "numerical_mismatch", "nan_inf",
                                            "timeout", "sandbox_violation", "infrastructure", "other"}
-    assert set(taxonomy.FINDING_CATEGORIES) == {"UB_OVERFLOW", "QUE_DEPTH", "QUE_ORDER", "USE_AFTER_FREE",
+    assert set(taxonomy.FINDING_CATEGORIES) == {"UB_OVERFLOW", "BUF_OVERFLOW", "QUE_DEPTH", "QUE_ORDER", "USE_AFTER_FREE",
                                                 "DEADLOCK", "GM_OOB", "LOCAL_OOB", "COPY_ALIGN", "ADDR_ALIGN",
                                                 "UNINIT_READ", "BAD_PARAM", "CRASH", "SIM_TIMEOUT", "UNSUPPORTED",
                                                 "SYNC_MISMATCH"}
