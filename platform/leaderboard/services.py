@@ -208,7 +208,10 @@ def quarantine_lift(*, submission: Submission, by) -> None:
 
 
 def _recount_after(submission: Submission, *, quarantined: bool) -> None:
+    from tasks.services import task_stats_rebuild
+
     RankedKernel.objects.filter(submission=submission).update(quarantined=quarantined)
+    task_stats_rebuild(task_version_ids=[submission.task_version_id])  # the task list's best speedup
     if submission.run_id is not None:
         leaderboard_rebuild(run_ids=[submission.run_id])
     else:

@@ -130,7 +130,8 @@ def task_stats_rebuild(*, task_version_ids: list[int] | None = None) -> int:
         n_judged=Count("pk"),
         n_passed=Count("pk", filter=Q(passed=True)),
         best=Max("speedup", filter=Q(passed=True, toolchain=RANKED_TOOLCHAIN,
-                                     submission__visibility=Visibility.PUBLIC)),
+                                     submission__visibility=Visibility.PUBLIC,
+                                     submission__quarantine__isnull=True)),  # staff-hidden results
     )
     stats = {row["submission__task_version"]: row for row in rows}
     count = 0
