@@ -18,5 +18,6 @@
 #include "ascend_sim/vec_reduce.h"
 #include "ascend_sim/vec_cmpsel.h"
 #include "ascend_sim/adv_api.h"
+#include "ascend_sim/sort_api.h"
 #include "ascend_sim/tiling.h"
 #include "ascend_sim/misc.h"

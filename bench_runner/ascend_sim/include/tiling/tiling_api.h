@@ -278,6 +278,22 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
     GetLayerNormNDTillingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, tiling);
 }
 
+// ---- Sort (Atlas A2 figures: Concat needs no temporary space; Sort's is one 8-byte (score,
+// index) structure per element) ----
+template <typename Platform>
+inline uint32_t GetConcatTmpSize(const Platform& ascendcPlatform, const uint32_t elemCount, const uint32_t dataTypeSize) {
+    (void)ascendcPlatform;
+    (void)elemCount;
+    (void)dataTypeSize;
+    return 0;
+}
+template <typename Platform>
+inline uint32_t GetSortTmpSize(const Platform& ascendcPlatform, const uint32_t elemCount, const uint32_t dataTypeSize) {
+    (void)ascendcPlatform;
+    if (elemCount == 0 || (dataTypeSize != 2 && dataTypeSize != 4)) return 0;
+    return elemCount * 8u;
+}
+
 // ---- TopK: rows of `inner` (a multiple of 32) elements, `outter` rows ----
 template <typename Platform>
 inline bool GetTopKMaxMinTmpSize(const Platform& ascendcPlatform, const int32_t inner, const int32_t outter,
