@@ -608,9 +608,47 @@ static inline void xc_check(CoreCtx& c, int mode, int flag, const char* api, con
              api, c.is_aic ? "cube (AIC)" : "vector (AIV)");
     }
     if (flag < 0 || flag > 15) fail("BAD_PARAM", api, loc, "flagId %d is outside 0..15", flag);
-    if (mode != 2 && mode >= 0) {
+    if (mode > 2) {
         fail("UNSUPPORTED", api, loc,
-             "CrossCore flags with modeId %d are not emulated; modeId 2 (AIC <-> AIV of one group) is", mode);
+             "CrossCore flags with modeId %d are not emulated; modeId 0 (all cores of a kind), 1 (the two AIVs of "
+             "a group) and 2 (AIC <-> AIV of one group) are",
+             mode);
+    }
+    if (mode == 1 && c.is_aic) {
+        fail("BAD_PARAM", api, loc,
+             "modeId 1 synchronises the two AIVs of a group; the AIC (cube core) cannot take part (use modeId 0 "
+             "for all AICs or 2 towards the AIVs)");
+    }
+    if (mode == 0 && r.waves) {
+        fail("DEADLOCK", api, loc,
+             "CrossCoreSetFlag with modeId 0 and blockDim %d > %d physical cores: blocks run in waves, so the "
+             "first wave would wait forever for cores that cannot start",
+             r.block_dim, r.phys_cores);
+    }
+}
+
+// Mode 0 / 1: the set counts once every core of the set is in; then each member's own counter
+// goes up, at the time the last one arrived. Called with xc_mu held.
+static inline void xc_deliver_m0(Runtime& r, int kind, int flag) {
+    auto& m = r.m0[kind][flag];
+    const int members = kind == 0 ? r.block_dim : 2 * r.block_dim;
+    if (static_cast<int>(m.size()) < members) return;
+    uint64_t t = 0;
+    for (auto& kv : m)
+        if (kv.second.empty()) return;
+    for (auto& kv : m) {
+        t = std::max(t, kv.second.front());
+        kv.second.pop_front();
+    }
+    for (int b = 0; b < r.block_dim; ++b) {
+        Runtime::XFlags& x = r.xc[b];
+        if (kind == 0) {  // the AIC's counter: its wait takes one entry from each queue
+            x.to_aic[0][flag].push_back(t);
+            x.to_aic[1][flag].push_back(t);
+        } else {
+            x.to_aiv[0][flag].push_back(t);
+            x.to_aiv[1][flag].push_back(t);
+        }
     }
 }
 
@@ -626,6 +664,27 @@ ASCEND_SIM_API void cross_core_set(int mode, int flag, pipe_t pipe, const SrcLoc
     const int b = c.is_aic ? c.block_idx : c.block_idx / 2;
     std::lock_guard<std::mutex> lk(r.xc_mu);
     Runtime::XFlags& x = r.xc[b];
+    r.xc_progress++;
+    if (mode == 0 || mode == 1) {
+        r.xc_m01 = true;
+        if (mode == 0) {
+            r.m0[c.is_aic ? 0 : 1][flag][c.block_idx].push_back(t);
+            xc_deliver_m0(r, c.is_aic ? 0 : 1, flag);
+        } else {
+            x.m1[c.sub_block_idx][flag].push_back(t);
+            auto& a = x.m1[0][flag];
+            auto& o = x.m1[1][flag];
+            if (!a.empty() && !o.empty()) {
+                const uint64_t tt = std::max(a.front(), o.front());
+                a.pop_front();
+                o.pop_front();
+                x.to_aiv[0][flag].push_back(tt);
+                x.to_aiv[1][flag].push_back(tt);
+            }
+        }
+        r.xc_cv.notify_all();
+        return;
+    }
     if (c.is_aic) {
         for (int v = 0; v < 2; ++v) {
             if (x.to_aiv[v][flag].size() >= 15) {
@@ -655,8 +714,14 @@ ASCEND_SIM_API void cross_core_wait(int mode, int flag, pipe_t pipe, const SrcLo
     const int b = c.is_aic ? c.block_idx : c.block_idx / 2;
     std::unique_lock<std::mutex> lk(r.xc_mu);
     uint64_t t = 0;
+    r.xc_blocked++;
+    bool stalled = false;
+    uint64_t stall_mark = 0;
     for (;;) {
-        if (r.abort.load()) throw SimAbort{};
+        if (r.abort.load()) {
+            r.xc_blocked--;
+            throw SimAbort{};
+        }
         Runtime::XFlags& x = r.xc[b];
         if (c.is_aic) {
             auto& q0 = x.to_aic[0][flag];
@@ -667,9 +732,10 @@ ASCEND_SIM_API void cross_core_wait(int mode, int flag, pipe_t pipe, const SrcLo
                 q1.pop_front();
                 break;
             }
-            const bool dead0 = q0.empty() && r.unit_done[static_cast<size_t>(b * 3 + 1)];
-            const bool dead1 = q1.empty() && r.unit_done[static_cast<size_t>(b * 3 + 2)];
+            const bool dead0 = !r.xc_m01 && q0.empty() && r.unit_done[static_cast<size_t>(b * 3 + 1)];
+            const bool dead1 = !r.xc_m01 && q1.empty() && r.unit_done[static_cast<size_t>(b * 3 + 2)];
             if (dead0 || dead1) {
+                r.xc_blocked--;
                 lk.unlock();
                 fail("DEADLOCK", "CrossCoreWaitFlag", loc,
                      "the AIC of block %d waits for flag %d, but AIV %d finished the kernel without setting it: this "
@@ -683,7 +749,8 @@ ASCEND_SIM_API void cross_core_wait(int mode, int flag, pipe_t pipe, const SrcLo
                 q.pop_front();
                 break;
             }
-            if (r.unit_done[static_cast<size_t>(b * 3)]) {
+            if (!r.xc_m01 && r.unit_done[static_cast<size_t>(b * 3)]) {
+                r.xc_blocked--;
                 lk.unlock();
                 fail("DEADLOCK", "CrossCoreWaitFlag", loc,
                      "AIV %d of block %d waits for flag %d, but the block's AIC finished the kernel without setting "
@@ -691,8 +758,25 @@ ASCEND_SIM_API void cross_core_wait(int mode, int flag, pipe_t pipe, const SrcLo
                      c.sub_block_idx, b, flag);
             }
         }
+        // every running core waits on a flag and nothing moved since the last look: no set can come
+        if (r.xc_blocked == r.xc_running) {
+            if (stalled && stall_mark == r.xc_progress) {
+                r.xc_blocked--;
+                lk.unlock();
+                fail("DEADLOCK", "CrossCoreWaitFlag", loc,
+                     "%s %d waits for flag %d, but every core still running is waiting on a cross-core flag and the "
+                     "others finished the kernel: no CrossCoreSetFlag can come (modeId 0 needs a set from every "
+                     "core of the kind, 1 from both AIVs of the group, 2 from the AIC / both AIVs)",
+                     c.is_aic ? "AIC" : "AIV", c.block_idx, flag);
+            }
+            stalled = true;
+            stall_mark = r.xc_progress;
+        } else {
+            stalled = false;
+        }
         r.xc_cv.wait_for(lk, std::chrono::milliseconds(50));
     }
+    r.xc_blocked--;
     lk.unlock();
     Pipe p = Pipe::S;
     pipe_from_builtin(pipe, p);

@@ -93,9 +93,17 @@ struct Runtime {
     struct XFlags {
         std::deque<uint64_t> to_aiv[2][16];    // set by the AIC, one queue per AIV
         std::deque<uint64_t> to_aic[2][16];    // set by AIV 0 / AIV 1
+        std::deque<uint64_t> m1[2][16];        // mode-1 sets of AIV 0 / AIV 1 until both have set
     };
     std::map<int, XFlags> xc;
     std::vector<uint8_t> unit_done;
+    // mode-0 sets per core (kind 0: AICs by block, 1: AIVs by logical index) until every core of
+    // the kind has set; then each core's own counter of the flag goes up by one
+    std::map<int, std::deque<uint64_t>> m0[2][16];
+    bool xc_m01 = false;      // this launch used mode 0 or 1
+    int xc_running = 0;       // emulated cores running a block (MIX)
+    int xc_blocked = 0;       // of those, waiting in CrossCoreWaitFlag
+    uint64_t xc_progress = 0; // bumped by every set, core start and core end
 };
 
 // Internal helpers used before their definition below.
@@ -675,6 +683,11 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
         c.sub_block_idx = role - 1;
         c.sub_block_num = 2;
     }
+    if (r.mix) {
+        std::lock_guard<std::mutex> lk(r.xc_mu);
+        r.xc_running++;
+        r.xc_progress++;
+    }
     {
         // Local memory arena: UB at offset 0 (what vector kernels use), then the cube memories.
         // Capacity for all of it is reserved up front (not touched) so materialising the cube part
@@ -750,6 +763,8 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
     if (r.mix) {
         std::lock_guard<std::mutex> lk(r.xc_mu);
         r.unit_done[static_cast<size_t>(b * r.units + role)] = 1;
+        r.xc_running--;
+        r.xc_progress++;
         r.xc_cv.notify_all();
     }
     if (!r.waves && !(r.mix && raw->is_aic)) barrier_core_exit();  // MIX: SyncAll joins the AIVs only
@@ -784,6 +799,11 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
         std::lock_guard<std::mutex> lk(r.xc_mu);
         r.xc.clear();
         r.unit_done.assign(static_cast<size_t>(bd * r.units), 0);
+        for (auto& kind : r.m0)
+            for (auto& f : kind) f.clear();
+        r.xc_m01 = false;
+        r.xc_running = r.xc_blocked = 0;
+        r.xc_progress = 0;
     }
     r.phys_cores = (r.mode_set && r.mode == KernelMode::AIC_MODE) || r.mix ? r.soc->cube_cores : r.soc->vector_cores;
     r.waves = bd > r.phys_cores;
