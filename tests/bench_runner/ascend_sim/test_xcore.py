@@ -75,3 +75,28 @@ def test_mode1_on_the_aic_is_rejected(sim, xcore):
     assert run.returncode == 3
     f = [x for x in run.report["findings"] if x["code"] == "BAD_PARAM"]
     assert f and "modeId 1" in f[0]["message"], run.stderr
+
+
+def test_syncall_false_joins_aics_and_aivs(sim, xcore):
+    run = run_x(sim, xcore, 6, 3)
+    assert run.returncode == 0, run.stderr
+    out = run.outputs[1]
+    np.testing.assert_array_equal(out[:6], np.full(6, 100 + 200 + 300))  # AIVs saw every AIC's slot
+    np.testing.assert_array_equal(out[32:35], np.full(3, sum(range(1, 7))))  # AICs saw every AIV's
+    ends = [x["cycles"] for x in run.report["cores"]]
+    busy = max(x["pipes"]["V"] for x in run.report["cores"])
+    assert min(ends) >= busy  # every core left the barrier after the busiest AIV reached it
+
+
+def test_syncall_false_missing_aic_is_a_deadlock(sim, xcore):
+    run = run_x(sim, xcore, 7, 2)
+    assert run.returncode == 3, run.stderr
+    f = [x for x in run.report["findings"] if x["code"] == "DEADLOCK"]
+    assert f and f[0]["api"] == "SyncAll", run.stderr
+
+
+def test_syncall_aiv_only_on_the_aic_is_rejected(sim, xcore):
+    run = run_x(sim, xcore, 8, 1)
+    assert run.returncode == 3
+    f = [x for x in run.report["findings"] if x["code"] == "UNSUPPORTED"]
+    assert f and "SyncAll<false>" in f[0]["message"], run.stderr

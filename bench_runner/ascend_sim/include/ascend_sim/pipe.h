@@ -294,7 +294,7 @@ __aicore__ inline void PipeBarrier(ASCEND_SIM_LOC) {
 
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(ASCEND_SIM_LOC) {
-    sim::sync_all(sim::enter("SyncAll", loc), loc, "SyncAll");
+    sim::sync_all(sim::enter("SyncAll", loc), loc, "SyncAll", !isAIVOnly);
 }
 
 template <bool isAIVOnly = true>

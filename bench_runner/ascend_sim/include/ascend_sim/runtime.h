@@ -373,7 +373,8 @@ ASCEND_SIM_API uint64_t charge(CoreCtx& c, Pipe pipe, uint64_t cycles, const cha
                                std::initializer_list<Access> accesses, uint32_t issue_extra = 0);
 ASCEND_SIM_API void charge_scalar(CoreCtx& c, uint64_t cycles, BlockInfo* wait_for = nullptr, bool write = false);
 ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const char* api, const SrcLoc& loc);
-ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api);
+// all: SyncAll<false> (every AIC and AIV of a MIX launch)
+ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api, bool all = false);
 // Operand checks.
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
                                   uint32_t align, uint32_t hw_mask = kHwUB);

@@ -69,14 +69,19 @@ struct Runtime {
     // SyncAll barrier
     std::mutex bar_mu;
     std::condition_variable bar_cv;
-    int bar_participants = 0;
-    int bar_arrived = 0;
-    int bar_exited = 0;
-    uint64_t bar_gen = 0;
-    uint64_t bar_max_time = 0;
-    uint64_t bar_release_time = 0;
-    bool bar_deadlock = false;
-    bool bar_deadlock_reported = false;
+    struct Barrier {
+        int participants = 0;
+        int arrived = 0;
+        int exited = 0;
+        uint64_t gen = 0;
+        uint64_t max_time = 0;
+        uint64_t release_time = 0;
+        bool deadlock = false;
+        bool deadlock_reported = false;
+    };
+    // [0]: SyncAll<true> (the vector cores; every core of a non-MIX launch); [1]: SyncAll<false>
+    // of a MIX launch (every AIC and AIV)
+    Barrier bars[2];
     bool waves = false;
     std::atomic<bool> fatal_in_progress{false};
     // L2 model for cube loads: the GM lines (512 B) read into L1 during this launch
@@ -116,7 +121,7 @@ ASCEND_SIM_API void record(bool error, const char* code, const char* api, const 
                            bool dedupe, int core_override = -2);
 ASCEND_SIM_API void fatal_exit();
 ASCEND_SIM_API bool gm_contains(const void* p, uint64_t bytes, std::string* why);
-ASCEND_SIM_API void barrier_core_exit();
+ASCEND_SIM_API void barrier_core_exit(bool mix_aic);
 ASCEND_SIM_API void l2_touch(const void* gm, uint64_t bytes);
 ASCEND_SIM_API uint64_t l1_load_cycles(CoreCtx& c, uint64_t bytes);
 
@@ -550,64 +555,73 @@ ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const ch
 // ------------------------------------------------------------------------------------------
 // SyncAll barrier (all blocks run concurrently when blockDim <= physical cores)
 // ------------------------------------------------------------------------------------------
-ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api) {
+ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api, bool all) {
     Runtime& r = rt();
-    if (r.mix && c.is_aic) {
+    if (r.mix && c.is_aic && !all) {
         fail("UNSUPPORTED", api, loc,
-             "SyncAll on the cube core (AIC) of a MIX kernel is not emulated; synchronise the AIC with its AIVs "
-             "through CrossCoreSetFlag / CrossCoreWaitFlag");
+             "SyncAll<true> (isAIVOnly, the default) on the cube core (AIC) of a MIX kernel: it synchronises the "
+             "vector cores only; use SyncAll<false>() for every AIC and AIV, or CrossCoreSetFlag / "
+             "CrossCoreWaitFlag");
     }
     if (r.waves) {
         fail("DEADLOCK", api, loc,
-             "SyncAll with blockDim %d > %d physical vector cores of %s: blocks run in waves, so the first wave "
+             "SyncAll with blockDim %d > %d physical %s cores of %s: blocks run in waves, so the first wave "
              "would wait forever for blocks that cannot start",
-             r.block_dim, r.phys_cores, c.soc->name);
+             r.block_dim, r.phys_cores, r.mix ? "AI Core (1 AIC + 2 AIV)" : (c.is_aic ? "cube" : "vector"),
+             c.soc->name);
     }
+    Runtime::Barrier& B = r.bars[r.mix && all ? 1 : 0];
     std::unique_lock<std::mutex> lk(r.bar_mu);
     if (r.abort.load()) throw SimAbort{};
     const uint64_t t = core_end_time(c);
-    r.bar_max_time = std::max(r.bar_max_time, t);
-    r.bar_arrived++;
-    const uint64_t gen = r.bar_gen;
-    if (r.bar_arrived + r.bar_exited == r.bar_participants) {
-        if (r.bar_exited > 0) {
-            r.bar_deadlock = true;
+    B.max_time = std::max(B.max_time, t);
+    B.arrived++;
+    const uint64_t gen = B.gen;
+    if (B.arrived + B.exited == B.participants) {
+        if (B.exited > 0) {
+            B.deadlock = true;
             r.bar_cv.notify_all();
         } else {
-            r.bar_release_time = r.bar_max_time + c.soc->sync_all_cycles;
-            r.bar_gen++;
-            r.bar_arrived = 0;
-            r.bar_max_time = 0;
+            B.release_time = B.max_time + c.soc->sync_all_cycles;
+            B.gen++;
+            B.arrived = 0;
+            B.max_time = 0;
             r.bar_cv.notify_all();
         }
     } else {
-        r.bar_cv.wait(lk, [&] { return r.bar_gen != gen || r.abort.load() || r.bar_deadlock; });
+        r.bar_cv.wait(lk, [&] { return B.gen != gen || r.abort.load() || B.deadlock; });
     }
-    if (r.bar_deadlock && r.bar_gen == gen) {
-        const bool first = !r.bar_deadlock_reported;
-        r.bar_deadlock_reported = true;
-        const int exited = r.bar_exited;
+    if (B.deadlock && B.gen == gen) {
+        const bool first = !B.deadlock_reported;
+        B.deadlock_reported = true;
+        const int exited = B.exited;
         lk.unlock();
         if (!first) throw SimAbort{};
         fail("DEADLOCK", api, loc,
              "SyncAll can never complete: %d of %d cores finished the kernel without reaching it, so the cores "
              "waiting here would hang forever",
-             exited, r.bar_participants);
+             exited, B.participants);
     }
     if (r.abort.load()) throw SimAbort{};
-    const uint64_t rel = r.bar_release_time;
+    const uint64_t rel = B.release_time;
     lk.unlock();
     for (int p = 0; p < kPipeCount; ++p) c.pipe_free[p] = std::max(c.pipe_free[p], rel);
     c.s_now = std::max(c.s_now, rel);
 }
 
-ASCEND_SIM_API void barrier_core_exit() {
+// A core leaves the kernel: it can no longer reach the barriers it belongs to.
+ASCEND_SIM_API void barrier_core_exit(bool mix_aic) {
     Runtime& r = rt();
     std::lock_guard<std::mutex> lk(r.bar_mu);
-    r.bar_exited++;
-    if (r.bar_arrived > 0 && r.bar_arrived + r.bar_exited == r.bar_participants) {
-        r.bar_deadlock = true;
-        r.bar_cv.notify_all();
+    for (int i = 0; i < 2; ++i) {
+        if (i == 0 && mix_aic) continue;  // the AIC is no member of SyncAll<true>
+        if (i == 1 && !r.mix) continue;
+        Runtime::Barrier& B = r.bars[i];
+        B.exited++;
+        if (B.arrived > 0 && B.arrived + B.exited == B.participants) {
+            B.deadlock = true;
+            r.bar_cv.notify_all();
+        }
     }
 }
 
@@ -767,7 +781,7 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
         r.xc_progress++;
         r.xc_cv.notify_all();
     }
-    if (!r.waves && !(r.mix && raw->is_aic)) barrier_core_exit();  // MIX: SyncAll joins the AIVs only
+    if (!r.waves) barrier_core_exit(r.mix && raw->is_aic);
 }
 
 ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const char* file, int line, void (*fn)(void*),
@@ -809,10 +823,10 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
     r.waves = bd > r.phys_cores;
     {
         std::lock_guard<std::mutex> lk(r.bar_mu);
-        r.bar_participants = r.waves ? 0 : (r.mix ? 2 * bd : bd);
-        r.bar_arrived = r.bar_exited = 0;
-        r.bar_max_time = r.bar_release_time = 0;
-        r.bar_deadlock = r.bar_deadlock_reported = false;
+        r.bars[0] = Runtime::Barrier();
+        r.bars[1] = Runtime::Barrier();
+        r.bars[0].participants = r.waves ? 0 : (r.mix ? 2 * bd : bd);
+        r.bars[1].participants = r.waves || !r.mix ? 0 : 3 * bd;
     }
     r.launch_active = true;
 

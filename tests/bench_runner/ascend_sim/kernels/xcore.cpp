@@ -4,6 +4,8 @@
 //   0: mode 1 (the two AIVs of each group)     1: mode 0 over all AIVs     2: mode 0 over all AICs
 //   3: mode 1, AIV 1 of block 0 never sets (deadlock)   4: mode 0, the last AIV never sets (deadlock)
 //   5: mode 1 on the AIC (misuse)
+//   6: SyncAll<false>() on every AIC and AIV; then each AIC sums the AIV slots, each AIV the AIC slots
+//   7: as 6, the AIC of the last block skips it (deadlock)     8: SyncAll<true>() on the AIC (misuse)
 // The writer with the highest index first burns vector time so the others wait for it.
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -18,6 +20,16 @@ extern "C" __global__ __aicore__ void k(GM_ADDR slots, GM_ADDR out, GM_ADDR para
     const int32_t op = p.GetValue(0);
     const int32_t nb = GetBlockNum();
     const int32_t me = GetBlockIdx();
+    if (op >= 6) {
+        const bool aic = ASCEND_IS_AIC;
+        s.SetValue(aic ? 32 + me : me, (me + 1) * (aic ? 100 : 1));
+        if (aic && op == 8) SyncAll();
+        else if (!(aic && op == 7 && me == nb - 1)) SyncAll<false>();
+        int32_t sum = 0;
+        for (int32_t i = 0; i < (aic ? 2 * nb : nb); ++i) sum += s.GetValue(aic ? i : 32 + i);
+        o.SetValue(aic ? 32 + me : me, sum);
+        return;
+    }
     if ASCEND_IS_AIC {
         if (op == 2) {
             s.SetValue(32 + me, (me + 1) * 10);
