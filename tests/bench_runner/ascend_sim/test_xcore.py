@@ -100,3 +100,10 @@ def test_syncall_aiv_only_on_the_aic_is_rejected(sim, xcore):
     assert run.returncode == 3
     f = [x for x in run.report["findings"] if x["code"] == "UNSUPPORTED"]
     assert f and "SyncAll<false>" in f[0]["message"], run.stderr
+
+
+def test_mode1_set_by_one_aiv_only_is_reported(sim, xcore):
+    run = run_x(sim, xcore, 9, 2)
+    assert run.returncode == 0, run.stderr
+    assert run.codes("warning") == ["SYNC_MISMATCH"], run.stderr  # one finding per launch line
+    assert "CrossCoreSetFlag<1>(6) was set by one AIV only" in run.stderr

@@ -916,6 +916,29 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
                                   kv.first, f, to_aiv ? "AIVs" : "AIC", to_aiv ? to_aiv : to_aic);
                     record(false, "SYNC_MISMATCH", "CrossCoreSetFlag", loc, msg, true, kv.first);
                 }
+                const size_t m1 = std::max(kv.second.m1[0][f].size(), kv.second.m1[1][f].size());
+                if (m1) {
+                    char msg[240];
+                    std::snprintf(msg, sizeof msg,
+                                  "block %d: CrossCoreSetFlag<1>(%d) was set by one AIV only (%zu time(s)); mode 1 "
+                                  "counts once both AIVs of the block have set it",
+                                  kv.first, f, m1);
+                    record(false, "SYNC_MISMATCH", "CrossCoreSetFlag", loc, msg, true, kv.first);
+                }
+            }
+        }
+        for (int kind = 0; kind < 2; ++kind) {
+            for (int f = 0; f < 16; ++f) {
+                size_t pending = 0;
+                for (const auto& kv : r.m0[kind][f]) pending = std::max(pending, kv.second.size());
+                if (pending) {
+                    char msg[240];
+                    std::snprintf(msg, sizeof msg,
+                                  "CrossCoreSetFlag<0>(%d) was set by only some of the %s (%zu time(s)); mode 0 "
+                                  "counts once every core of the kind has set it",
+                                  f, kind == 0 ? "AICs" : "AIVs", pending);
+                    record(false, "SYNC_MISMATCH", "CrossCoreSetFlag", loc, msg, true);
+                }
             }
         }
     }

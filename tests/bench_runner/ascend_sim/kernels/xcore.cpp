@@ -4,6 +4,7 @@
 //   0: mode 1 (the two AIVs of each group)     1: mode 0 over all AIVs     2: mode 0 over all AICs
 //   3: mode 1, AIV 1 of block 0 never sets (deadlock)   4: mode 0, the last AIV never sets (deadlock)
 //   5: mode 1 on the AIC (misuse)
+//   9: mode 1 set by AIV 0 of each block only, nobody waits (leftover warning)
 //   6: SyncAll<false>() on every AIC and AIV; then each AIC sums the AIV slots, each AIV the AIC slots
 //   7: as 6, the AIC of the last block skips it (deadlock)     8: SyncAll<true>() on the AIC (misuse)
 // The writer with the highest index first burns vector time so the others wait for it.
@@ -20,7 +21,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR slots, GM_ADDR out, GM_ADDR para
     const int32_t op = p.GetValue(0);
     const int32_t nb = GetBlockNum();
     const int32_t me = GetBlockIdx();
-    if (op >= 6) {
+    if (op >= 6 && op <= 8) {
         const bool aic = ASCEND_IS_AIC;
         s.SetValue(aic ? 32 + me : me, (me + 1) * (aic ? 100 : 1));
         if (aic && op == 8) SyncAll();
@@ -44,6 +45,10 @@ extern "C" __global__ __aicore__ void k(GM_ADDR slots, GM_ADDR out, GM_ADDR para
         return;
     }
     if (op == 2 || op == 5) return;
+    if (op == 9) {
+        if (GetSubBlockIdx() == 0) CrossCoreSetFlag<1, PIPE_S>(6);
+        return;
+    }
     const int32_t nv = nb * 2;
     if (me == nv - 1 || (op == 0 && GetSubBlockIdx() == 1)) {
         TPipe pipe;
