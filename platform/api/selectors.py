@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, QuerySet
 
-from submissions.metrics import pass_at_k
+from leaderboard.metrics import pass_at_k
 from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission
 from submissions.selectors import (
     submissions_visible_to,  # the one visibility rule, shared with the pages

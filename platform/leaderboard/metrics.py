@@ -28,16 +28,16 @@ BOOTSTRAP_SEED = 20240917
 SPEED_BONUS = 0.5
 
 
-def pass_at_k(n: int, c: int, k: int) -> float:
+def pass_at_k(n: int, c: int, k: int) -> float | None:
     """Unbiased estimator 1 - C(n-c, k) / C(n, k) of solving a task with k of its n samples.
 
-    Computed as a running product, which stays accurate for n in the hundreds where the
-    binomials themselves overflow floats.
+    None when fewer than k samples exist (the estimate is undefined). Computed as a running
+    product, which stays accurate for n in the hundreds where the binomials overflow floats.
     """
     if not 0 <= c <= n or k < 1:
         raise ValueError(f"need 0 <= c <= n and k >= 1, got n={n}, c={c}, k={k}")
     if k > n:
-        raise ValueError(f"pass@{k} needs at least {k} samples, got {n}")
+        return None
     if n - c < k:
         return 1.0
     miss = 1.0

@@ -3,11 +3,13 @@ and corrected when staff quarantine a result."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum, Value
 from django.db.models.functions import Coalesce, Greatest, Ln
@@ -192,7 +194,8 @@ def quarantine_submission(*, submission: Submission, reason: str, by, evidence: 
     found = {"reports": list(submission.reports.values("reporter_id", "reason", "created_at"))}
     record, _ = Quarantine.objects.update_or_create(
         submission=submission,
-        defaults={"reason": reason, "created_by": by, "evidence": _jsonable({**found, **(evidence or {})})},
+        defaults={"reason": reason, "created_by": by,
+                  "evidence": json.loads(json.dumps({**found, **(evidence or {})}, cls=DjangoJSONEncoder))},
     )
     _recount_after(submission, quarantined=True)
     Report.objects.filter(submission=submission).update(resolved=True)
@@ -225,13 +228,3 @@ def report_submit(*, submission: Submission, reporter, reason: str) -> Report:
     if Quarantine.objects.filter(submission=submission).exists():
         raise ReportRejected("This result is already quarantined.")
     return Report.objects.create(submission=submission, reporter=reporter, reason=reason[:2000])
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return value

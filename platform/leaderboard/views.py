@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from akgen.htmx import htmx_target, int_or_none
 from leaderboard import charts, exports, selectors, services
 from leaderboard.metrics import KS, LEVEL_WEIGHTS, SPEED_BONUS
 from leaderboard.models import Quarantine, RankedKernel, Report
@@ -20,18 +21,6 @@ from submissions.selectors import submission_get_visible
 from tasks.models import Task
 
 LEVEL_CHOICES = [(1, "L1 elementwise"), (2, "L2 NN operators"), (3, "L3 complex")]
-
-
-def _htmx_target(request, target: str) -> bool:
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.history_restore_request and htmx.target == target
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
 
 
 def models_board(request):
@@ -49,7 +38,7 @@ def models_board(request):
         "options": selectors.filter_options(), "query": filters.as_query(),
         "runs_judged": sum(1 for r in rows if not r.baseline), "level_choices": LEVEL_CHOICES,
     }
-    if _htmx_target(request, "board-results"):
+    if htmx_target(request, "board-results"):
         return render(request, "leaderboard/partials/models_table.html", context)
     return render(request, "leaderboard/models.html", context)
 
@@ -62,8 +51,8 @@ def people_board(request):
 
 def _scope(request) -> dict:
     """Which failures a taxonomy view counts: a run, a model, people, or everything."""
-    run = Run.objects.select_related("model").filter(pk=_int(request.GET.get("run"))).first()
-    model = None if run else LanguageModel.objects.filter(pk=_int(request.GET.get("model"))).first()
+    run = Run.objects.select_related("model").filter(pk=int_or_none(request.GET.get("run"))).first()
+    model = None if run else LanguageModel.objects.filter(pk=int_or_none(request.GET.get("model"))).first()
     people = not run and not model and request.GET.get("scope") == "people"
     if run:
         label = f"run {run.model.name} / {run.name}"
@@ -76,7 +65,7 @@ def _scope(request) -> dict:
 
 def taxonomy(request):
     scope = _scope(request)
-    compare = Run.objects.select_related("model").filter(pk=_int(request.GET.get("compare"))).first()
+    compare = Run.objects.select_related("model").filter(pk=int_or_none(request.GET.get("compare"))).first()
     counts = selectors.taxonomy_counts(run_id=scope["run"].pk if scope["run"] else None,
                                        model_id=scope["model"].pk if scope["model"] else None,
                                        people=scope["people"])
@@ -155,7 +144,7 @@ def export(request, board: str, fmt: str):
     elif board == "people":
         header, table, records = exports.people_table()
     elif board == "taxonomy":
-        header, table, records = exports.taxonomy_table(_int(request.GET.get("run")), _int(request.GET.get("model")))
+        header, table, records = exports.taxonomy_table(int_or_none(request.GET.get("run")), int_or_none(request.GET.get("model")))
     else:
         header, table, records = exports.heatmap_table(filters)
     if fmt == "csv":
@@ -188,7 +177,7 @@ def report(request, pk: int):
 @staff_member_required
 def review(request):
     if request.method == "POST":
-        submission = get_object_or_404(Submission, pk=_int(request.POST.get("submission")))
+        submission = get_object_or_404(Submission, pk=int_or_none(request.POST.get("submission")))
         try:
             if request.POST.get("action") == "lift":
                 services.quarantine_lift(submission=submission, by=request.user)

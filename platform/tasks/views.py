@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 
+from akgen.htmx import htmx_target, int_or_none
 from leaderboard.selectors import task_leaderboard
 from submissions.errors import SubmissionRejected
 from submissions.forms import SubmissionForm
@@ -44,22 +45,10 @@ def _submit_allowance(user_id: int) -> dict | None:
     return min(usage, key=lambda row: row["remaining"]) if usage else None
 
 
-def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except ValueError:
-        return None
-
-
-def _htmx_target(request, target: str) -> bool:
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.history_restore_request and htmx.target == target
-
-
 def task_index(request):
     options = task_filter_options()
     params = {
-        "level": _int_or_none(request.GET.get("level")),
+        "level": int_or_none(request.GET.get("level")),
         "category": request.GET.get("category") or None,
         "shape_mode": request.GET.get("shape_mode") or None,
         "dtype": request.GET.get("dtype") or None,
@@ -72,7 +61,7 @@ def task_index(request):
     filtered = any(params[k] for k in ("level", "category", "shape_mode", "dtype", "q"))
     context = {"page": page, "params": params, "options": options, "filtered": filtered,
                "sort": params["sort"]}
-    template = "tasks/partials/task_results.html" if _htmx_target(request, "task-results") else "tasks/index.html"
+    template = "tasks/partials/task_results.html" if htmx_target(request, "task-results") else "tasks/index.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request", "HX-Target"))
     return response
@@ -160,7 +149,7 @@ def task_submissions(request, slug: str):
     qs = submission_list(user=request.user, task=task, verdict=verdict or None, sort=sort)
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {"task": task, "page": page, "verdict": verdict, "sort": sort, "verdicts": VERDICTS,
-               "compare_a": _int_or_none(request.GET.get("a"))}
+               "compare_a": int_or_none(request.GET.get("a"))}
     return render(request, "tasks/submissions.html", context)
 
 
@@ -211,7 +200,7 @@ def task_submit(request, slug: str):
     else:
         initial = {"path": paths[0], "kernel": version.template_kernel, "host": version.template_host,
                    "visibility": Visibility.PUBLIC}
-        source = _int_or_none(request.GET.get("from"))
+        source = int_or_none(request.GET.get("from"))
         start = submission_get_visible(pk=source, user=request.user) if source else None
         if start is not None and start.task_id == task.pk:
             initial.update(path=start.path if start.path in paths else paths[0], kernel=start.kernel_source,

@@ -38,8 +38,7 @@ def test_pass_at_k_array_handles_large_n_and_too_few_samples():
     got = metrics.pass_at_k_array(n, c, 10)
     assert got[0] == pytest.approx(10 / 200)  # one success in 200: pass@10 = 10/200
     assert got[1] == 0.0 and math.isnan(got[2]) and got[3] == 1.0
-    with pytest.raises(ValueError, match="at least 10 samples"):
-        metrics.pass_at_k(3, 1, 10)
+    assert metrics.pass_at_k(3, 1, 10) is None  # undefined with fewer than k samples
     with pytest.raises(ValueError):
         metrics.pass_at_k(3, 4, 1)
 
@@ -118,3 +117,13 @@ def test_summarize_one_run():
 ])
 def test_failure_category(verdict, result, expected):
     assert metrics.failure_category(verdict, result) == expected
+
+
+def test_large_n_stays_exact_and_bad_input_is_refused():
+    n, c, k = 200, 20, 100
+    stable = 1.0
+    for i in range(n - c + 1, n + 1):
+        stable *= 1.0 - k / i
+    assert metrics.pass_at_k(n, c, k) == pytest.approx(1.0 - stable)
+    with pytest.raises(ValueError):
+        metrics.pass_at_k(3, 1, 0)
