@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bench_runner.contracts import json_safe
+
 
 def default_dir() -> Path:
     """``AKGEN_CACHE_DIR``, else ``~/.cache/akgen``."""
@@ -54,9 +56,10 @@ class Cache:
         return data if isinstance(data, dict) else None
 
     def put(self, kind: str, key: str, value: dict[str, Any]) -> None:
+        """Store ``value`` as strict JSON (non-finite numbers as the strings of ``contracts.json_safe``)."""
         if not self.enabled:
             return
-        self.put_bytes(kind, key, json.dumps(value, sort_keys=True).encode(), ".json")
+        self.put_bytes(kind, key, json.dumps(json_safe(value), sort_keys=True, allow_nan=False).encode(), ".json")
 
     def object_path(self, key: str, suffix: str) -> Path:
         """Where a compiled artefact for ``key`` lives (it may not exist yet)."""

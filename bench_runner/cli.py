@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bench_runner.contracts import number
 from bench_runner.errors import AkgenError, InfrastructureError, InputError, TaskFormatError
 
 if TYPE_CHECKING:
+    from bench_runner.contracts import EvaluationResult
     from bench_runner.tasks import SuiteLoad
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INFRA = 0, 1, 2, 3
@@ -122,7 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dump(obj: Any, out: TextIO) -> None:
-    json.dump(obj, out, indent=2, sort_keys=False)
+    """Strict JSON: no bare NaN/Infinity (the evaluator writes those as strings)."""
+    json.dump(obj, out, indent=2, sort_keys=False, allow_nan=False)
     out.write("\n")
 
 
@@ -193,10 +196,9 @@ def _validate(args: argparse.Namespace, loaded: SuiteLoad, out: TextIO) -> int:
                 ok = False
                 report.append({"task": task.slug, "check": f"expert/{path}", "ok": False, "detail": str(exc)})
                 continue
-            passed = res["verdict"] == "passed"
-            ok &= passed
-            report.append({"task": task.slug, "check": f"expert/{path}", "ok": passed,
-                           "detail": res["reason"] or f"{len(task.cases)} cases passed"})
+            ok &= res.passed
+            report.append({"task": task.slug, "check": f"expert/{path}", "ok": res.passed,
+                           "detail": res.reason or f"{len(task.cases)} cases passed"})
             tmpl_host = task.host_template.read_text() if path == "host_device" and task.host_template else None
             built = compile_only(task, task.template_kernel.read_text(), tmpl_host, path=path,
                                  toolchain=args.toolchain, soc=args.soc)
@@ -243,10 +245,10 @@ def _eval(args: argparse.Namespace, out: TextIO) -> int:
                       cache_dir=args.cache_dir, use_cache=not args.no_cache, seed=args.seed,
                       trials_per_case=args.trials, keep_dir=args.keep, on_stage=progress)
     if args.json:
-        _dump(result, out)
+        _dump(result.to_dict(), out)
     else:
         _print_result(result, out)
-    return EXIT_OK if result["verdict"] == "passed" else EXIT_FAIL
+    return EXIT_OK if result.passed else EXIT_FAIL
 
 
 def _progress_printer() -> Any:
@@ -260,31 +262,31 @@ def _progress_printer() -> Any:
     return show
 
 
-def _print_result(r: dict[str, Any], out: TextIO) -> None:
-    head = f"{r['verdict'].upper()}  {r['task']['slug']} [{r['path']}] on {r['toolchain']['name']}/{r['toolchain']['soc']}"
-    out.write(head + ("  (cached)" if r["cache"]["hit"] else "") + "\n")
-    if r.get("reason"):
-        out.write(f"  reason: {r['reason']}\n")
-    for d in r["diagnostics"][:20]:
-        where = f"{d['file']}:{d['line']}" if d.get("file") and d.get("line") else (d.get("file") or "-")
-        out.write(f"  [{d['category']}] {where}: {d['message']}\n")
-    for c in r["cases"]:
-        trials = len(c.get("trials", []))
-        err = c.get("max_abs_err")
-        detail = f", max abs err {err:.3g}" if c["passed"] and isinstance(err, float) else ""
-        if not c["passed"] and c.get("mismatch_count"):
-            detail = f", {c['mismatch_count']} mismatched elements"
-        out.write(f"  case {c['name']}: {'passed' if c['passed'] else 'FAILED'} ({trials} trials{detail})\n")
-    if r.get("perf"):
-        p = r["perf"]
+def _print_result(r: EvaluationResult, out: TextIO) -> None:
+    head = f"{r.verdict.upper()}  {r.task.get('slug')} [{r.path}] on {r.toolchain.get('name')}/{r.toolchain.get('soc')}"
+    out.write(head + ("  (cached)" if r.cache.get("hit") else "") + "\n")
+    if r.reason:
+        out.write(f"  reason: {r.reason}\n")
+    for d in r.diagnostics[:20]:
+        where = f"{d.file}:{d.line}" if d.file and d.line else (d.file or "-")
+        out.write(f"  [{d.category}] {where}: {d.message}\n")
+    for c in r.cases:
+        detail = f", max abs err {c.max_abs_err:.3g}" if c.passed and c.max_abs_err is not None else ""
+        if not c.passed and c.mismatch_count:
+            detail = f", {c.mismatch_count} mismatched elements"
+        out.write(f"  case {c.name}: {'passed' if c.passed else 'FAILED'} ({len(c.trials)} trials{detail})\n")
+    if r.perf:
+        p = r.perf
         cycles = f"{p['cycles']} cycles, " if p.get("cycles") else ""
-        out.write(f"  perf: {cycles}{p['est_us']:.2f} us\n")
-    if r.get("speedup") is not None:
-        out.write(f"  speedup vs {r['baseline']['source']}: {r['speedup']:.3f}x"
-                  + ("  SUSPICIOUS (flagged for review)" if r["suspicious"] else "") + "\n")
-    elif r.get("baseline") and r["baseline"].get("error"):
-        out.write(f"  baseline: {r['baseline']['error']}\n")
-    out.write(f"  seed {r['seeds']['master']} (replay with --seed); {r['duration_s']:.2f}s\n")
+        est = number(p.get("est_us"))
+        out.write(f"  perf: {cycles}{est:.2f} us\n" if est is not None else f"  perf: {cycles}(no time)\n")
+    if r.speedup is not None:
+        source = (r.baseline or {}).get("source", "baseline")
+        out.write(f"  speedup vs {source}: {r.speedup:.3f}x"
+                  + ("  SUSPICIOUS (flagged for review)" if r.suspicious else "") + "\n")
+    elif r.baseline and r.baseline.get("error"):
+        out.write(f"  baseline: {r.baseline['error']}\n")
+    out.write(f"  seed {r.seeds.get('master')} (replay with --seed); {r.duration_s:.2f}s\n")
 
 
 def _doctor(args: argparse.Namespace, out: TextIO) -> int:

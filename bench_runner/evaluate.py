@@ -2,10 +2,10 @@
 
 Stages: check the input → static check → compile → for each case run every trial (the case's
 listed seed plus fresh random seeds) → compare with the golden → read the modelled time →
-compare with the baseline. The result is a JSON-ready dict (``docs/evaluator.md`` documents
-every field; ``SCHEMA_VERSION`` changes when a field changes meaning). Submission failures are
-verdicts in the result; exceptions (``bench_runner.errors``) mean the input was unusable or the
-machine failed. Thread-safe: no globals are mutated, no signals are used.
+compare with the baseline. The result is a :class:`bench_runner.contracts.EvaluationResult`
+(``docs/evaluator.md`` documents every field; ``result.to_dict()`` is its strict-JSON form).
+Submission failures are verdicts in the result; exceptions (``bench_runner.errors``) mean the
+input was unusable or the machine failed. Thread-safe: no globals are mutated, no signals are used.
 """
 
 from __future__ import annotations
@@ -22,6 +22,18 @@ from typing import Any
 
 from bench_runner import cache as cache_mod
 from bench_runner import reference, sandbox, static_check, tasks, toolchains, verify
+from bench_runner.contracts import (
+    EVALUATOR_VERSION,
+    SCHEMA_VERSION,
+    SUSPICIOUS_SPEEDUP,
+    VERDICTS,
+    CaseResult,
+    EvaluationResult,
+    ResultFormatError,
+    Verdict,
+    check_source,
+    json_safe,
+)
 from bench_runner.errors import (
     InfrastructureError,
     InputError,
@@ -37,16 +49,10 @@ from bench_runner.taxonomy import (
 )
 from bench_runner.toolchains import CaseRun, Sources, Toolchain
 
-SCHEMA_VERSION = 1
-#: Bump when judging changes (tolerances, trial counts, verdict rules), so cached results expire.
-EVALUATOR_VERSION = "1.0.0"
-VERDICTS = ("passed", "wrong_answer", "compile_error", "runtime_error", "timeout", "sandbox_violation",
-            "system_error")
 MIN_RANDOM_TRIALS = 3
-SUSPICIOUS_SPEEDUP = 10.0
-MAX_SOURCE_BYTES = 256 * 1024
 _USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
-_UNCACHED_VERDICTS = {"system_error", "timeout"}
+#: Outcomes that may be the machine's fault: never cached.
+_UNCACHED_VERDICTS = {Verdict.SYSTEM_ERROR, Verdict.TIMEOUT}
 
 
 @dataclass(slots=True)
@@ -54,18 +60,18 @@ class _State:
     """What an evaluation accumulates on its way to a result."""
 
     stage: str = "prepare"
-    verdict: str | None = None
+    verdict: Verdict | None = None
     reason: str | None = None
     compiled: bool = False
     compile_log: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    cases: list[dict[str, Any]] = field(default_factory=list)
+    cases: list[CaseResult] = field(default_factory=list)
     perf_cases: list[dict[str, Any]] = field(default_factory=list)
     first_report: dict[str, Any] | None = None
     seeds: dict[str, list[int]] = field(default_factory=dict)
     stage_s: dict[str, float] = field(default_factory=dict)
 
-    def fail(self, verdict: str, reason: str) -> None:
+    def fail(self, verdict: Verdict, reason: str) -> None:
         if self.verdict is None:
             self.verdict, self.reason = verdict, reason
 
@@ -86,13 +92,15 @@ def evaluate(
     baseline: bool = True,
     keep_dir: Path | None = None,
     on_stage: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
+) -> EvaluationResult:
     """Evaluate one kernel (and, on the host_device path, its host tiling) against a task.
 
-    ``seed`` replays an earlier evaluation's random trials (it is recorded in every result)
-    and bypasses the cache; by default every evaluation draws fresh seeds from ``secrets``.
-    ``on_stage`` is called with each stage's name as it starts (for progress display).
-    Raises InputError (unknown task, path not offered, bad source) and InfrastructureError.
+    Returns the typed result; ``result.to_dict()`` is its strict-JSON form (the worker's
+    payload, ``akgen eval --json``). ``seed`` replays an earlier evaluation's random trials (it
+    is recorded in every result) and bypasses the cache; by default every evaluation draws
+    fresh seeds from ``secrets``. ``on_stage`` is called with each stage's name as it starts
+    (for progress display). Raises InputError (unknown task, path not offered; a bad source as
+    :class:`bench_runner.contracts.SourceRejected`) and InfrastructureError.
     """
     started = time.monotonic()
     the_task = tasks.get_task(task) if isinstance(task, str) else task
@@ -116,9 +124,8 @@ def evaluate(
     key = cache_mod.key_of(kernel=kernel_sha, host=host_sha, task=the_task.version, path=path,
                            toolchain=identity, evaluator=EVALUATOR_VERSION, trials=trials_per_case,
                            static_checks=static_checks, baseline=baseline)
-    hit = store.get("results", key)
-    if hit is not None and hit.get("schema_version") == SCHEMA_VERSION:
-        hit["cache"] = {"hit": True, "key": key}
+    hit = _cached_result(store, key)
+    if hit is not None:
         return hit
 
     master = seed if seed is not None else secrets.randbits(63)
@@ -134,7 +141,7 @@ def evaluate(
                 found += static_check.check(host_source, "host.cpp")
             if found:
                 state.diagnostics += found
-                state.fail("sandbox_violation", found[0].message)
+                state.fail(Verdict.SANDBOX_VIOLATION, found[0].message)
 
     perf: dict[str, Any] | None = None
     base: dict[str, Any] | None = None
@@ -145,7 +152,7 @@ def evaluate(
         except OSError as exc:  # disk full, scratch directory gone: the machine's fault, worth a retry
             raise InfrastructureError(f"evaluation of {the_task.slug} failed on this host: {exc}") from exc
         if state.verdict is None:
-            state.verdict, state.stage = "passed", "done"
+            state.verdict, state.stage = Verdict.PASSED, "done"
             perf = _perf_summary(state)
             if baseline:
                 with stage("baseline"):
@@ -153,9 +160,21 @@ def evaluate(
     speedup, flags = _speedup(perf, base)
     result = _result(the_task, path, identity, state, perf, base, speedup, flags, kernel_sha, host_sha,
                      master, key, started)
-    if result["verdict"] not in _UNCACHED_VERDICTS:
-        store.put("results", key, result)
+    if result.verdict not in _UNCACHED_VERDICTS:
+        store.put("results", key, result.to_dict())
     return result
+
+
+def _cached_result(store: cache_mod.Cache, key: str) -> EvaluationResult | None:
+    """The stored result for ``key``; one of another schema version, or unreadable, is a miss."""
+    hit = store.get("results", key)
+    if hit is None or hit.get("schema_version") != SCHEMA_VERSION:
+        return None
+    try:
+        result = EvaluationResult.from_dict(hit)
+    except ResultFormatError:
+        return None
+    return None if result.verdict in _UNCACHED_VERDICTS else result.with_cache(True, key)
 
 
 def _check_submission(task: tasks.Task, kernel: str, host: str | None, path: str | None) -> str:
@@ -167,20 +186,11 @@ def _check_submission(task: tasks.Task, kernel: str, host: str | None, path: str
         raise SubmissionError(f"unknown path {path!r}; expected device_only or host_device")
     if path not in task.paths:
         raise SubmissionError(f"task {task.slug} does not offer the {path} path (it offers {', '.join(task.paths)})")
-    if path == "host_device" and host is None:
-        raise SubmissionError(f"the host_device path of {task.slug} needs a host file (--host)")
     if path == "device_only" and host is not None:
         raise SubmissionError(f"the device_only path of {task.slug} uses the task's fixed host; do not pass a "
                               "host file (or choose --path host_device)")
-    for name, text in (("kernel", kernel), ("host", host)):
-        if text is None:
-            continue
-        if not isinstance(text, str):
-            raise SubmissionError(f"the {name} source must be text, got {type(text).__name__}")
-        if "\x00" in text:
-            raise SubmissionError(f"the {name} source contains a NUL byte")
-        if len(text.encode("utf-8", errors="surrogatepass")) > MAX_SOURCE_BYTES:
-            raise SubmissionError(f"the {name} source is larger than {MAX_SOURCE_BYTES // 1024} KiB")
+    check_source("kernel", kernel, required=True)
+    check_source("host", host, required=path == "host_device")
     return path
 
 
@@ -221,15 +231,15 @@ def _compile_and_run(task: tasks.Task, tc: Toolchain, job: sandbox.JobDir, sourc
         if res is not None and res.limit in ("wall", "cpu"):
             state.diagnostics.append(Diagnostic(Category.TIMEOUT, f"compilation exceeded the {res.limit} limit",
                                                 source="sandbox"))
-            state.fail("compile_error", "compilation timed out")
+            state.fail(Verdict.COMPILE_ERROR, "compilation timed out")
         elif res is not None and res.limit == "seccomp":
             state.diagnostics.append(Diagnostic(Category.SANDBOX_VIOLATION, "the compiler was killed by the "
                                                 "sandbox's system-call filter", source="sandbox"))
-            state.fail("sandbox_violation", "forbidden system call during compilation")
+            state.fail(Verdict.SANDBOX_VIOLATION, "forbidden system call during compilation")
         else:
             diags = built.diagnostics or [Diagnostic(Category.OTHER, _first_line(built.log) or "compilation failed")]
             state.diagnostics += diags
-            state.fail("compile_error", diags[0].message)
+            state.fail(Verdict.COMPILE_ERROR, diags[0].message)
         return
     state.compiled = True
     for ci, case in enumerate(task.cases):
@@ -261,7 +271,7 @@ def _make_trials(task: tasks.Task, case: tasks.CaseSpec, master: int, n_random: 
 
 
 def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run: CaseRun,
-                state: _State) -> dict[str, Any]:
+                state: _State) -> CaseResult:
     res = run.sandbox
     findings = (run.final_report or {}).get("findings")
     if not isinstance(findings, list):
@@ -269,7 +279,7 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
     sim_diags = findings_to_diagnostics([f for f in findings if isinstance(f, dict)], _USER_FILES)
     errors = [d for d in sim_diags if d.severity == "error"]
     warnings = [d for d in sim_diags if d.severity != "error"]
-    out: dict[str, Any] = {"name": case.name, "passed": False, "trials": [], "exit_code": res.exit_code,
+    out: dict[str, Any] = {"name": case.name, "passed": False, "trials": (), "exit_code": res.exit_code,
                            "signal": res.signal, "wall_s": round(res.wall_s, 4)}
     trial_results = []
     trial_diags: list[list[Diagnostic]] = []
@@ -279,25 +289,25 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
         judged, diags = _judge_trial(task, case, t, got.buffers, got.tiling)
         trial_results.append(judged)
         trial_diags.append(diags)
-    out["trials"] = trial_results
+    out["trials"] = tuple(trial_results)
     process_ok = res.exit_code == 0 and res.limit is None and run.stream.status == "ok" and not errors
     if not process_ok or run.stream_error:
         _explain_process_failure(task, run, errors, state)
         state.diagnostics += warnings
         out["stdout_tail"] = res.stdout[-2000:]
         out["stderr_tail"] = res.stderr[-4000:]
-        return out
+        return CaseResult(**out)
     state.diagnostics += warnings
     if len(trial_results) < len(trials):
         state.diagnostics.append(Diagnostic(Category.CRASH, "the program exited before finishing every trial",
                                             source="harness"))
-        state.fail("runtime_error", "the program exited before finishing every trial")
-        return out
+        state.fail(Verdict.RUNTIME_ERROR, "the program exited before finishing every trial")
+        return CaseResult(**out)
     failed = [i for i, tr in enumerate(trial_results) if not tr["passed"]]
     if failed:
         tr = trial_results[failed[0]]
         state.diagnostics += trial_diags[failed[0]]
-        state.fail("wrong_answer", f"case {case.name}, seed {tr['seed']}: " + tr["summary"])
+        state.fail(Verdict.WRONG_ANSWER, f"case {case.name}, seed {tr['seed']}: " + tr["summary"])
     else:
         out["passed"] = True
     listed = run.reports[0] if run.reports else None
@@ -313,7 +323,7 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
     out["max_abs_err"] = max(errs) if errs else None
     out["max_rel_err"] = max((tr["max_rel_err"] for tr in trial_results), default=None)
     out["mismatch_count"] = sum(tr["mismatch_count"] for tr in trial_results)
-    return out
+    return CaseResult(**out)
 
 
 def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: dict[str, bytes],
@@ -336,9 +346,7 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         chk = verify.compare(spec.name, got, want, spec.dtype, tol, trial.poison.get(spec.name))
         entry: dict[str, Any] = chk.to_dict()
         if not chk.passed:
-            cat = Category.NAN_INF if chk.nan_inf_count and chk.nan_inf_count >= chk.mismatch_count - chk.unwritten_count \
-                and chk.unwritten_count < chk.mismatch_count else Category.NUMERICAL_MISMATCH
-            diags.append(Diagnostic(cat, chk.describe(), source="verifier"))
+            diags.append(Diagnostic(_mismatch_category(chk), chk.describe(), source="verifier"))
             summaries.append(chk.describe())
         checks.append(entry)
     inputs_ok = True
@@ -364,19 +372,30 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
     }, diags
 
 
+def _mismatch_category(chk: verify.OutputCheck) -> Category:
+    """What a failing output check is counted as: mostly unwritten, mostly NaN/Inf, or wrong values."""
+    if chk.unwritten_count * 2 >= chk.mismatch_count:
+        return Category.UNWRITTEN_OUTPUT
+    # Among the written elements that fail, NaN/Inf at least as many as finite wrong values.
+    wrong_values = chk.mismatch_count - chk.unwritten_count - chk.nan_inf_count
+    if chk.nan_inf_count and chk.nan_inf_count >= wrong_values:
+        return Category.NAN_INF
+    return Category.NUMERICAL_MISMATCH
+
+
 def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagnostic], state: _State) -> None:
     res = run.sandbox
     stderr = res.stderr
     if res.limit == "seccomp":
         state.diagnostics.append(Diagnostic(Category.SANDBOX_VIOLATION, "killed by the sandbox's system-call filter "
                                             "(sockets, ptrace, mounts, namespaces … are forbidden)", source="sandbox"))
-        state.fail("sandbox_violation", "forbidden system call")
+        state.fail(Verdict.SANDBOX_VIOLATION, "forbidden system call")
         return
     if res.limit in ("wall", "cpu"):
         what = "wall-clock" if res.limit == "wall" else "CPU-time"
         state.diagnostics += errors
         state.diagnostics.append(Diagnostic(Category.TIMEOUT, f"the run exceeded the {what} limit", source="sandbox"))
-        state.fail("timeout", f"{what} limit exceeded")
+        state.fail(Verdict.TIMEOUT, f"{what} limit exceeded")
         return
     low = stderr.lower()
     out_of_memory = any(s in low for s in ("bad_alloc", "out of memory", "cannot allocate memory")) or any(
@@ -385,11 +404,11 @@ def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagno
         # An allocation failed at the address-space limit; the crash it caused is secondary.
         state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "memory limit exceeded", source="sandbox"))
         state.diagnostics += errors
-        state.fail("runtime_error", "memory limit exceeded")
+        state.fail(Verdict.RUNTIME_ERROR, "memory limit exceeded")
         return
     if errors:
         state.diagnostics += errors
-        verdict = "timeout" if errors[0].category is Category.TIMEOUT else "runtime_error"
+        verdict = Verdict.TIMEOUT if errors[0].category is Category.TIMEOUT else Verdict.RUNTIME_ERROR
         state.fail(verdict, f"{errors[0].code}: {errors[0].message}")
         return
     if run.stream.status not in (None, "ok"):
@@ -397,28 +416,28 @@ def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagno
         msg = f"{run.stream.status}: {run.stream.status_message}"
         state.diagnostics.append(Diagnostic(cat, msg, "host.cpp" if cat is Category.TILING_HOST else None,
                                             source="harness"))
-        state.fail("runtime_error" if cat is Category.TILING_HOST else "system_error", msg)
+        state.fail(Verdict.RUNTIME_ERROR if cat is Category.TILING_HOST else Verdict.SYSTEM_ERROR, msg)
         return
     if res.limit == "file_size":
         state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "output limit exceeded (the program wrote too "
                                             "much to stdout/stderr or a file)", source="sandbox"))
-        state.fail("runtime_error", "output limit exceeded")
+        state.fail(Verdict.RUNTIME_ERROR, "output limit exceeded")
         return
     if "resource temporarily unavailable" in low:
         state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "process or thread limit exceeded",
                                             source="sandbox"))
-        state.fail("runtime_error", "process or thread limit exceeded")
+        state.fail(Verdict.RUNTIME_ERROR, "process or thread limit exceeded")
         return
     if run.stream_error:
         state.diagnostics.append(Diagnostic(Category.CRASH, f"result stream corrupted: {run.stream_error}",
                                             source="harness"))
-        state.fail("runtime_error", "the kernel overwrote the driver's results")
+        state.fail(Verdict.RUNTIME_ERROR, "the kernel overwrote the driver's results")
         return
     how = f"signal {res.signal}" if res.signal is not None else f"exit status {res.exit_code}"
     state.diagnostics.append(Diagnostic(Category.CRASH, f"the program ended with {how} "
                                         f"without an emulator finding: {_first_line(stderr) or 'no message'}",
                                         source="sandbox"))
-    state.fail("runtime_error", f"crashed ({how})")
+    state.fail(Verdict.RUNTIME_ERROR, f"crashed ({how})")
 
 
 def _first_line(text: str) -> str:
@@ -465,7 +484,7 @@ def baseline_perf(task: tasks.Task, tc: Toolchain, soc: str, store: cache_mod.Ca
     if hit is not None:
         return {**hit, "cached": True}
     if tc.baseline_kind == "vendor":
-        entry = tc.vendor_baseline(task, soc)
+        entry = json_safe(tc.vendor_baseline(task, soc))
         if "error" not in entry:
             store.put("baselines", key, entry)
         return {**entry, "cached": False}
@@ -480,14 +499,15 @@ def baseline_perf(task: tasks.Task, tc: Toolchain, soc: str, store: cache_mod.Ca
     if perf is None:
         detail = state.reason or "no performance report"
         return {"source": "expert", "error": f"the expert kernel did not pass: {detail}", "cached": False}
-    entry = {"source": "expert", "cycles": perf["cycles"], "est_us": perf["est_us"],
-             "per_case": [{"name": p["name"], "cycles": p["cycles"], "est_us": p["est_us"]} for p in perf["per_case"]]}
+    entry = json_safe({"source": "expert", "cycles": perf["cycles"], "est_us": perf["est_us"],
+                       "per_case": [{"name": p["name"], "cycles": p["cycles"], "est_us": p["est_us"]}
+                                    for p in perf["per_case"]]})
     store.put("baselines", key, entry)
     return {**entry, "cached": False}
 
 
 def _speedup(perf: dict[str, Any] | None, base: dict[str, Any] | None) -> tuple[float | None, list[str]]:
-    """Geometric mean over cases of baseline time / candidate time; flags >10x for review."""
+    """Geometric mean over cases of baseline time / candidate time; flags > SUSPICIOUS_SPEEDUP for review."""
     if not perf or not base or "per_case" not in base:
         return None, []
     by_name = {p["name"]: p for p in base["per_case"]}
@@ -496,14 +516,21 @@ def _speedup(perf: dict[str, Any] | None, base: dict[str, Any] | None) -> tuple[
         b = by_name.get(p["name"]) or {}
         # Modelled cycles where both have them (cpu-sim), measured microseconds otherwise.
         unit = "cycles" if b.get("cycles") and p.get("cycles") else "est_us"
-        if not b.get(unit) or not p.get(unit):
+        if not _positive(b.get(unit)) or not _positive(p.get(unit)):
             return None, []
         ratios.append(b[unit] / p[unit])
     if not ratios:
         return None, []
     value = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    if not math.isfinite(value):
+        return None, []
     flags = ["suspicious_speedup"] if value > SUSPICIOUS_SPEEDUP else []
     return round(value, 4), flags
+
+
+def _positive(value: object) -> bool:
+    """A usable time: a finite number above zero (not a bool, not "NaN")."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -512,44 +539,43 @@ def _speedup(perf: dict[str, Any] | None, base: dict[str, Any] | None) -> tuple[
 
 def _result(task: tasks.Task, path: str, identity: dict[str, str], state: _State, perf: dict[str, Any] | None,
             base: dict[str, Any] | None, speedup: float | None, flags: list[str], kernel_sha: str | None,
-            host_sha: str | None, master: int, key: str, started: float) -> dict[str, Any]:
+            host_sha: str | None, master: int, key: str, started: float) -> EvaluationResult:
     be = sandbox.backend()
-    verdict = state.verdict or "system_error"
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "evaluator_version": EVALUATOR_VERSION,
-        "verdict": verdict,
-        "passed": verdict == "passed",
-        "compiled": state.compiled,
-        "stage": state.stage if verdict != "passed" else "done",
-        "reason": state.reason,
-        "task": {"slug": task.slug, "version": task.version, "level": task.level},
-        "path": path,
-        "toolchain": identity,
-        "compile_log": state.compile_log[:64 * 1024],
+    verdict = state.verdict or Verdict.SYSTEM_ERROR
+    return EvaluationResult(
+        verdict=verdict,
+        compiled=state.compiled,
+        stage=state.stage if verdict is not Verdict.PASSED else "done",
+        reason=state.reason,
+        task={"slug": task.slug, "version": task.version, "level": task.level},
+        path=path,
+        toolchain=identity,
+        compile_log=state.compile_log[:64 * 1024],
         # The errors that decided the verdict first, then warnings (stable order otherwise).
-        "diagnostics": [d.to_dict() for d in sorted(state.diagnostics, key=lambda d: d.severity != "error")[:100]],
-        "cases": state.cases,
-        "perf": perf,
-        "baseline": base,
-        "speedup": speedup,
-        "suspicious": bool(flags),
-        "flags": flags,
-        "source_sha256": kernel_sha,
-        "host_sha256": host_sha,
-        "seeds": {"master": master, "trials": state.seeds},
-        "sandbox": {"backend": be.name, "note": be.reason},
-        "cache": {"hit": False, "key": key},
-        "stage_durations_s": {k: round(v, 4) for k, v in state.stage_s.items()},
-        "duration_s": round(time.monotonic() - started, 4),
-        "created_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-    }
+        diagnostics=tuple(sorted(state.diagnostics, key=lambda d: d.severity != "error")[:100]),
+        cases=tuple(state.cases),
+        perf=perf,
+        baseline=base,
+        speedup=speedup,
+        flags=tuple(flags),
+        source_sha256=kernel_sha,
+        host_sha256=host_sha,
+        seeds={"master": master, "trials": state.seeds},
+        sandbox={"backend": be.name, "note": be.reason},
+        cache={"hit": False, "key": key},
+        stage_durations_s={k: round(v, 4) for k, v in state.stage_s.items()},
+        duration_s=round(time.monotonic() - started, 4),
+        created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    )
 
 
 def compile_only(task: str | tasks.Task, kernel_source: str, host_source: str | None = None, *,
                  path: str | None = None, toolchain: str = "cpu-sim", soc: str | None = None,
                  cache_dir: Path | str | None = None) -> dict[str, Any]:
-    """Compile a submission without running it (``akgen suite validate`` checks templates so)."""
+    """Compile a submission without running it (``akgen suite validate`` checks templates so).
+
+    Returns strict-JSON data: ``{compiled, compile_log, diagnostics, duration_s}``.
+    """
     the_task = tasks.get_task(task) if isinstance(task, str) else task
     tc = toolchains.get(toolchain)
     path = _check_submission(the_task, kernel_source, host_source, path)
@@ -558,8 +584,10 @@ def compile_only(task: str | tasks.Task, kernel_source: str, host_source: str | 
     with sandbox.job_dir() as job:
         built = tc.build(the_task, job, Sources(kernel_source, host, host_is_fixed=path == "device_only"), soc=soc,
                          objects=cache_mod.Cache(Path(cache_dir) if cache_dir is not None else None))
-    return {"compiled": built.ok, "compile_log": built.log, "diagnostics": [d.to_dict() for d in built.diagnostics],
-            "duration_s": round(built.duration_s, 4)}
+    return json_safe({"compiled": built.ok, "compile_log": built.log,
+                      "diagnostics": [d.to_dict() for d in built.diagnostics], "duration_s": round(built.duration_s, 4)})
 
 
-__all__ = ["EVALUATOR_VERSION", "SCHEMA_VERSION", "VERDICTS", "baseline_perf", "compile_only", "evaluate", "trial_seed"]
+# EVALUATOR_VERSION, SCHEMA_VERSION and VERDICTS are defined in bench_runner.contracts (re-exported here).
+__all__ = ["EVALUATOR_VERSION", "SCHEMA_VERSION", "VERDICTS", "CaseResult", "EvaluationResult", "baseline_perf",
+           "compile_only", "evaluate", "trial_seed"]

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from bench_runner import tasks
+from bench_runner.contracts import DEFAULT_SOC
 from bench_runner.errors import SubmissionError
 from bench_runner.launcher import kernel_declaration
 
@@ -27,7 +28,7 @@ RULES_COMMON = [
 ]
 
 
-def build_prompt(task: tasks.Task, path: str, *, soc: str = "Ascend910B2", aiv_cores: int = 48,
+def build_prompt(task: tasks.Task, path: str, *, soc: str = DEFAULT_SOC, aiv_cores: int = 48,
                  ub_bytes: int = 196608) -> str:
     """The prompt for ``task`` on ``path`` (device_only: kernel only; host_device: kernel + host)."""
     if path not in task.paths:

@@ -34,6 +34,8 @@ class Category(StrEnum):
     RESOURCE_LIMIT = "resource_limit"
     NUMERICAL_MISMATCH = "numerical_mismatch"
     NAN_INF = "nan_inf"
+    #: Most failing elements still hold the poison written before the launch.
+    UNWRITTEN_OUTPUT = "unwritten_output"
     INPUT_MUTATION = "input_mutation"
     TIMEOUT = "timeout"
     SANDBOX_VIOLATION = "sandbox_violation"
@@ -65,6 +67,7 @@ TITLES: dict[Category, str] = {
     Category.RESOURCE_LIMIT: "memory, output or process limit",
     Category.NUMERICAL_MISMATCH: "numerical mismatch",
     Category.NAN_INF: "NaN/Inf",
+    Category.UNWRITTEN_OUTPUT: "output never written",
     Category.INPUT_MUTATION: "input modified",
     Category.TIMEOUT: "timeout",
     Category.SANDBOX_VIOLATION: "sandbox violation",
@@ -114,6 +117,33 @@ class Diagnostic:
         d = asdict(self)
         d["category"] = str(self.category)
         return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Diagnostic:
+        """Read back what ``to_dict`` wrote, tolerating missing keys and other producers.
+
+        A category this version does not know becomes ``other`` (codes are only ever added);
+        a missing severity is ``error``, as in the constructor. Raises TypeError for a non-mapping.
+        """
+        if not isinstance(d, Mapping):
+            raise TypeError(f"a diagnostic must be a mapping, got {type(d).__name__}")
+        try:
+            category = Category(d.get("category"))
+        except ValueError:
+            category = Category.OTHER
+
+        def text(key: str) -> str | None:
+            value = d.get(key)
+            return value if isinstance(value, str) else None
+
+        def integer(key: str) -> int | None:
+            value = d.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+        notes = d.get("notes")
+        return cls(category, text("message") or "", text("file"), integer("line"), integer("column"),
+                   source=text("source") or "compiler", severity=text("severity") or "error", code=text("code"),
+                   notes=[str(n) for n in notes] if isinstance(notes, list | tuple) else [])
 
 
 # ---------------------------------------------------------------------------------------------

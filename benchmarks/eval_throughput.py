@@ -23,11 +23,11 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_runner import tasks  # noqa: E402
+from bench_runner.contracts import EvaluationResult  # noqa: E402
 from bench_runner.evaluate import evaluate  # noqa: E402
 
 
@@ -62,8 +62,8 @@ def batch(n: int) -> list[tuple[tasks.Task, str]]:
     return variants
 
 
-def run(items: list[tuple[tasks.Task, str]], workers: int, cache_dir: Path) -> tuple[float, list[dict[str, Any]]]:
-    def one(item: tuple[tasks.Task, str]) -> dict[str, Any]:
+def run(items: list[tuple[tasks.Task, str]], workers: int, cache_dir: Path) -> tuple[float, list[EvaluationResult]]:
+    def one(item: tuple[tasks.Task, str]) -> EvaluationResult:
         task, src = item
         return evaluate(task, src, cache_dir=cache_dir)
 
@@ -90,14 +90,14 @@ def main(argv: list[str] | None = None) -> int:
         cold_s, cold = run(items, args.workers, cache_dir)
         hot_s, hot = run(items, args.workers, cache_dir)
 
-    verdicts = Counter(r["verdict"] for r in cold)
+    verdicts = Counter(str(r.verdict) for r in cold)
     stages: dict[str, list[float]] = {}
     for r in cold:
-        for stage, seconds in r["stage_durations_s"].items():
+        for stage, seconds in r.stage_durations_s.items():
             stages.setdefault(stage, []).append(seconds)
-    hits = sum(r["cache"]["hit"] for r in hot)
+    hits = sum(bool(r.cache.get("hit")) for r in hot)
     print(f"machine: {os.cpu_count()} CPUs, {args.workers} worker threads, cpu-sim, sandbox "
-          f"{cold[0]['sandbox']['backend']}")
+          f"{cold[0].sandbox.get('backend')}")
     print(f"warm-up (driver objects, baselines, PCH for 2 tasks): {warm:.1f} s")
     print(f"distinct L1 kernels: {len(items)} in {cold_s:.1f} s = {len(items) / cold_s * 60:.0f} kernels/min "
           f"(target >= 60)   verdicts: {dict(verdicts)}")
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     print("median seconds per stage (per kernel, distinct batch):")
     for stage, values in stages.items():
         print(f"  {stage:13} {statistics.median(values):.3f}  (n={len(values)}, max {max(values):.3f})")
-    print(f"  {'total':13} {statistics.median(r['duration_s'] for r in cold):.3f}")
+    print(f"  {'total':13} {statistics.median(r.duration_s for r in cold):.3f}")
     ok = len(items) / cold_s * 60 >= 60 and len(items) / hot_s * 60 >= 1000
     return 0 if ok else 1
 

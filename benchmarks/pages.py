@@ -56,7 +56,7 @@ def _real_result(slug: str) -> dict:
     from bench_runner.tasks import get_task
 
     task = get_task(slug)
-    return evaluate(task, task.expert_kernel.read_text(), None, path="device_only", baseline=False)
+    return evaluate(task, task.expert_kernel.read_text(), None, path="device_only", baseline=False).to_dict()
 
 
 def _load(count: int) -> int:

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from bench_runner.contracts import DEFAULT_SOC as DEFAULT_SOC  # the one default SoC, re-exported
+
 SOC_NAMES: tuple[str, ...] = (
     "Ascend910B1",
     "Ascend910B2",
@@ -32,7 +34,6 @@ SOC_NAMES: tuple[str, ...] = (
     "Ascend910B4",
     "Ascend310P3",
 )
-DEFAULT_SOC = "Ascend910B2"
 
 CXX = "g++"
 # -O2: vector ops run as plain C++ loops, so optimisation decides emulation speed; with the

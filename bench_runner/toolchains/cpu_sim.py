@@ -23,6 +23,7 @@ from typing import Any
 
 from bench_runner import launcher, sandbox, taxonomy
 from bench_runner.cache import Cache, key_of
+from bench_runner.contracts import DEFAULT_SOC
 from bench_runner.errors import ToolchainUnavailableError
 from bench_runner.launcher import Trial
 from bench_runner.reference import case_view
@@ -96,7 +97,8 @@ class CpuSim(Toolchain):
                             tuple(mod.SOC_NAMES))
 
     def default_soc(self) -> str:
-        return str(_require_build().DEFAULT_SOC)
+        _require_build()
+        return DEFAULT_SOC
 
     def identity(self, soc: str) -> dict[str, str]:
         return {"name": self.name, "version": f"ascend_sim-{_content_version()}", "soc": soc}

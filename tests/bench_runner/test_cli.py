@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench_runner import cli, tasks
+from bench_runner.contracts import SCHEMA_VERSION
 from bench_runner.toolchains import cpu_sim
 
 needs_sim = pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok,
@@ -92,7 +93,7 @@ def test_eval_exit_statuses_and_json(capsys: pytest.CaptureFixture[str], tmp_pat
     code, out, _ = run(capsys, "eval", "--task", "add_fp16_static", "--kernel", str(good), "--json",
                        "--cache-dir", cache)
     result = json.loads(out)
-    assert code == 0 and result["verdict"] == "passed" and result["schema_version"] == 1
+    assert code == 0 and result["verdict"] == "passed" and result["schema_version"] == SCHEMA_VERSION
     code, out, _ = run(capsys, "eval", "--task", "add_fp16_static", "--kernel", str(bad), "--cache-dir", cache)
     assert code == 1 and out.startswith("WRONG_ANSWER") and "[numerical_mismatch]" in out
     code, _, err = run(capsys, "eval", "--task", "add_fp16_static", "--kernel", str(tmp_path / "missing.cpp"))

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bench_runner import tasks
+from bench_runner.contracts import SCHEMA_VERSION, EvaluationResult, SourceRejected
 from bench_runner.errors import SubmissionError, UnknownTaskError
 from bench_runner.evaluate import evaluate, trial_seed
 from bench_runner.toolchains import cpu_sim
@@ -107,8 +108,8 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def results(cache_dir: Path) -> dict[str, dict[str, Any]]:
-    def run(name: str) -> dict[str, Any]:
+def results(cache_dir: Path) -> dict[str, EvaluationResult]:
+    def run(name: str) -> EvaluationResult:
         spec = SUBMISSIONS[name]
         task = {"short": _short(ADD), "relu": RELU}.get(spec.get("task", ""), ADD)
         return evaluate(task, spec["kernel"], spec.get("host"), path=spec.get("path"), cache_dir=cache_dir,
@@ -118,36 +119,40 @@ def results(cache_dir: Path) -> dict[str, dict[str, Any]]:
         return dict(zip(SUBMISSIONS, pool.map(run, SUBMISSIONS), strict=True))
 
 
-def _categories(result: dict[str, Any]) -> list[str]:
-    return [d["category"] for d in result["diagnostics"] if d["severity"] == "error"]
+def _categories(result: EvaluationResult) -> list[str]:
+    return [d.category for d in result.diagnostics if d.severity == "error"]
 
 
-def test_expert_passes_with_perf_baseline_and_json_result(results: dict[str, dict[str, Any]]) -> None:
+def test_expert_passes_with_perf_baseline_and_json_result(results: dict[str, EvaluationResult]) -> None:
     r = results["expert"]
-    assert r["verdict"] == "passed", r["reason"]
-    assert r["compiled"] and r["schema_version"] == 1 and r["stage"] == "done"
-    case = r["cases"][0]
-    assert case["passed"] and len(case["trials"]) == 4 and case["trials"][0]["listed"]
-    assert r["perf"]["cycles"] > 0 and r["perf"]["pipes"]["MTE2"] > 0
-    assert r["baseline"]["source"] == "expert" and r["speedup"] == pytest.approx(1.0)
-    assert not r["suspicious"]
-    json.dumps(r)  # the worker payload must serialise
+    assert r.verdict == "passed" and r.passed, r.reason
+    assert r.compiled and r.schema_version == SCHEMA_VERSION and r.stage == "done"
+    assert r.failure_category == ""
+    case = r.cases[0]
+    assert case.passed and len(case.trials) == 4 and case.trials[0]["listed"]
+    assert r.perf["cycles"] > 0 and r.perf["pipes"]["MTE2"] > 0
+    assert r.baseline["source"] == "expert" and r.speedup == pytest.approx(1.0)
+    assert not r.suspicious and r.flags == ()
+    payload = json.dumps(r.to_dict(), allow_nan=False)  # the worker payload must serialise, strictly
+    assert EvaluationResult.from_dict(json.loads(payload)) == r
 
 
 @pytest.mark.parametrize(("name", "category"), [
     ("sub", "numerical_mismatch"),
-    ("half_tiles", "numerical_mismatch"),
+    ("half_tiles", "unwritten_output"),
     ("neg_inf", "nan_inf"),
     ("writes_input", "input_mutation"),
 ])
-def test_wrong_answers(results: dict[str, dict[str, Any]], name: str, category: str) -> None:
+def test_wrong_answers(results: dict[str, EvaluationResult], name: str, category: str) -> None:
     r = results[name]
-    assert r["verdict"] == "wrong_answer", (r["reason"], r["diagnostics"])
+    assert r.verdict == "wrong_answer" and r.compiled, (r.reason, r.diagnostics)
     assert category in _categories(r)
+    assert r.failure_category == category
+    json.dumps(r.to_dict(), allow_nan=False)
 
 
-def test_unwritten_output_is_reported_as_such(results: dict[str, dict[str, Any]]) -> None:
-    msg = results["half_tiles"]["diagnostics"][0]["message"]
+def test_unwritten_output_is_reported_as_such(results: dict[str, EvaluationResult]) -> None:
+    msg = results["half_tiles"].diagnostics[0].message
     assert "8192 of 16384 elements never written" in msg
 
 
@@ -161,17 +166,17 @@ def test_unwritten_output_is_reported_as_such(results: dict[str, dict[str, Any]]
     ("link", "include_link", None),
     ("signature", "tiling_host", None),
 ])
-def test_compile_errors_are_classified_and_located(results: dict[str, dict[str, Any]], name: str, category: str,
+def test_compile_errors_are_classified_and_located(results: dict[str, EvaluationResult], name: str, category: str,
                                                    line_text: str | None) -> None:
     r = results[name]
-    assert r["verdict"] == "compile_error" and not r["compiled"]
-    first = r["diagnostics"][0]
-    assert first["category"] == category, r["diagnostics"]
+    assert r.verdict == "compile_error" and not r.compiled
+    first = r.diagnostics[0]
+    assert first.category == category and r.failure_category == category, r.diagnostics
     if line_text is not None:
-        assert first["file"] == "kernel.cpp"
-        line = SUBMISSIONS[name]["kernel"].splitlines()[first["line"] - 1]
+        assert first.file == "kernel.cpp"
+        line = SUBMISSIONS[name]["kernel"].splitlines()[first.line - 1]
         assert line_text in line, (first, line)
-    assert r["compile_log"]
+    assert r.compile_log
 
 
 @pytest.mark.parametrize(("name", "category", "code"), [
@@ -181,86 +186,89 @@ def test_compile_errors_are_classified_and_located(results: dict[str, dict[str, 
     ("misaligned", "alignment", None),
     ("segfault", "crash", "CRASH"),
 ])
-def test_emulator_findings_become_runtime_errors(results: dict[str, dict[str, Any]], name: str, category: str,
+def test_emulator_findings_become_runtime_errors(results: dict[str, EvaluationResult], name: str, category: str,
                                                  code: str | None) -> None:
     r = results[name]
-    assert r["verdict"] == "runtime_error", (r["reason"], r["diagnostics"])
-    first = next(d for d in r["diagnostics"] if d["severity"] == "error")
-    assert first["category"] == category and first["source"] == "emulator", r["diagnostics"]
+    assert r.verdict == "runtime_error" and r.compiled, (r.reason, r.diagnostics)
+    first = next(d for d in r.diagnostics if d.severity == "error")
+    assert first.category == category and first.source == "emulator", r.diagnostics
+    assert r.failure_category == category
     if code:
-        assert first["code"] == code
+        assert first.code == code
     if category != "crash":  # a crash before any AscendC call has no API call site to name
-        assert first["file"] == "kernel.cpp" and first["line"]
+        assert first.file == "kernel.cpp" and first.line
 
 
-def test_endless_loop_is_a_timeout(results: dict[str, dict[str, Any]]) -> None:
+def test_endless_loop_is_a_timeout(results: dict[str, EvaluationResult]) -> None:
     r = results["endless_loop"]
-    assert r["verdict"] == "timeout" and "timeout" in _categories(r)
+    assert r.verdict == "timeout" and "timeout" in _categories(r)
 
 
-def test_host_tiling_failure_is_a_runtime_error_in_the_host(results: dict[str, dict[str, Any]]) -> None:
+def test_host_tiling_failure_is_a_runtime_error_in_the_host(results: dict[str, EvaluationResult]) -> None:
     r = results["bad_block_dim"]
-    assert r["verdict"] == "runtime_error"
-    assert r["diagnostics"][0]["category"] == "tiling_host" and "SetBlockDim(0)" in r["diagnostics"][0]["message"]
+    assert r.verdict == "runtime_error"
+    assert r.diagnostics[0].category == "tiling_host" and "SetBlockDim(0)" in r.diagnostics[0].message
 
 
-def test_forbidden_api_is_refused_before_compiling(results: dict[str, dict[str, Any]]) -> None:
+def test_forbidden_api_is_refused_before_compiling(results: dict[str, EvaluationResult]) -> None:
     r = results["fopen_static"]
-    assert r["verdict"] == "sandbox_violation" and not r["compiled"] and r["stage"] == "static_check"
-    d = r["diagnostics"][0]
-    assert d["file"] == "kernel.cpp" and "fopen" in d["message"]
-    assert "fopen" in SUBMISSIONS["fopen_static"]["kernel"].splitlines()[d["line"] - 1]
+    assert r.verdict == "sandbox_violation" and not r.compiled and r.stage == "static_check"
+    d = r.diagnostics[0]
+    assert d.file == "kernel.cpp" and "fopen" in d.message
+    assert "fopen" in SUBMISSIONS["fopen_static"]["kernel"].splitlines()[d.line - 1]
 
 
-def test_socket_is_killed_by_seccomp(results: dict[str, dict[str, Any]]) -> None:
+def test_socket_is_killed_by_seccomp(results: dict[str, EvaluationResult]) -> None:
     r = results["socket"]
-    assert r["verdict"] == "sandbox_violation" and "sandbox_violation" in _categories(r)
+    assert r.verdict == "sandbox_violation" and "sandbox_violation" in _categories(r)
 
 
-def test_include_of_a_host_file_does_not_leak(results: dict[str, dict[str, Any]]) -> None:
+def test_include_of_a_host_file_does_not_leak(results: dict[str, EvaluationResult]) -> None:
     r = results["include_passwd"]
-    assert r["verdict"] == "compile_error" and r["diagnostics"][0]["category"] == "include_link"
-    assert "root:" not in json.dumps(r)
+    assert r.verdict == "compile_error" and r.diagnostics[0].category == "include_link"
+    assert "root:" not in json.dumps(r.to_dict())
 
 
-def test_fork_bomb_is_contained(results: dict[str, dict[str, Any]]) -> None:
-    assert results["fork_bomb"]["verdict"] in ("timeout", "runtime_error")
+def test_fork_bomb_is_contained(results: dict[str, EvaluationResult]) -> None:
+    assert results["fork_bomb"].verdict in ("timeout", "runtime_error")
 
 
-def test_printing_gigabytes_is_an_output_limit(results: dict[str, dict[str, Any]]) -> None:
+def test_printing_gigabytes_is_an_output_limit(results: dict[str, EvaluationResult]) -> None:
     r = results["flood"]
-    assert r["verdict"] == "runtime_error" and "resource_limit" in _categories(r)
+    assert r.verdict == "runtime_error" and "resource_limit" in _categories(r)
 
 
-def test_allocating_all_memory_is_a_memory_limit(results: dict[str, dict[str, Any]]) -> None:
+def test_allocating_all_memory_is_a_memory_limit(results: dict[str, EvaluationResult]) -> None:
     r = results["eat_memory"]
-    assert r["verdict"] == "runtime_error" and "resource_limit" in _categories(r), r["diagnostics"]
+    assert r.verdict == "runtime_error" and "resource_limit" in _categories(r), r.diagnostics
 
 
-def test_writing_outside_is_neutralised(results: dict[str, dict[str, Any]]) -> None:
+def test_writing_outside_is_neutralised(results: dict[str, EvaluationResult]) -> None:
     assert not Path("/usr/akgen-escape").exists()
-    assert results["write_outside"]["verdict"] == "passed"
+    assert results["write_outside"].verdict == "passed"
 
 
-def test_identical_submission_is_answered_from_the_cache(results: dict[str, dict[str, Any]], cache_dir: Path,
+def test_identical_submission_is_answered_from_the_cache(results: dict[str, EvaluationResult], cache_dir: Path,
                                                          tmp_path: Path) -> None:
     first = results["sub"]
     again = evaluate(ADD, SUBMISSIONS["sub"]["kernel"], cache_dir=cache_dir, baseline=False)
-    assert again["cache"]["hit"] and again["verdict"] == "wrong_answer"
-    assert again["seeds"] == first["seeds"]
+    assert again.cache["hit"] and again.verdict == "wrong_answer"
+    assert again.seeds == first.seeds
+    # The stored record reads back whole: the same result, answered from the cache.
+    assert again == first.with_cache(True, first.cache["key"])
     fresh = evaluate(ADD, SUBMISSIONS["sub"]["kernel"], cache_dir=tmp_path, baseline=False)
-    assert not fresh["cache"]["hit"]
-    assert fresh["seeds"]["master"] != first["seeds"]["master"]
+    assert not fresh.cache["hit"]
+    assert fresh.seeds["master"] != first.seeds["master"]
 
 
-def test_seed_replays_the_same_trials_and_skips_the_cache(results: dict[str, dict[str, Any]],
+def test_seed_replays_the_same_trials_and_skips_the_cache(results: dict[str, EvaluationResult],
                                                           cache_dir: Path) -> None:
     first = results["sub"]
-    replay = evaluate(ADD, SUBMISSIONS["sub"]["kernel"], seed=first["seeds"]["master"], baseline=False,
+    replay = evaluate(ADD, SUBMISSIONS["sub"]["kernel"], seed=first.seeds["master"], baseline=False,
                       cache_dir=cache_dir)
-    assert not replay["cache"]["hit"]
-    assert replay["seeds"] == first["seeds"]
-    assert first["seeds"]["trials"]["n16384"][1] == trial_seed(first["seeds"]["master"], "n16384", 0)
+    assert not replay.cache["hit"]
+    assert replay.seeds == first.seeds
+    assert first.seeds["trials"]["n16384"][1] == trial_seed(first.seeds["master"], "n16384", 0)
 
 
 def test_unusable_input_raises() -> None:
@@ -268,8 +276,9 @@ def test_unusable_input_raises() -> None:
         evaluate("no_such_task", "x")
     with pytest.raises(SubmissionError, match="does not offer"):
         evaluate(ADD, "x", path="host_device")
-    with pytest.raises(SubmissionError, match="needs a host file"):
+    with pytest.raises(SourceRejected, match="host source is missing") as missing:
         evaluate(RELU, "x", path="host_device")
+    assert (missing.value.field, missing.value.code) == ("host", "missing_source")
 
 
 def test_speedup_is_a_geometric_mean_and_over_10x_is_suspicious() -> None:
@@ -301,7 +310,7 @@ def test_in_place_task_may_write_its_input(tmp_path: Path) -> None:
     task = tasks.load_task(folder)
     assert task.kernel_args == ("x", "tiling")
     r = evaluate(task, kernel, use_cache=False, baseline=False)
-    assert r["verdict"] == "passed", (r["reason"], r["diagnostics"][:2])
+    assert r.passed, (r.reason, r.diagnostics[:2])
     wrong = evaluate(task, kernel.replace("Relu(yLocal, xLocal", "Abs(yLocal, xLocal"), use_cache=False,
                      baseline=False)
-    assert wrong["verdict"] == "wrong_answer"
+    assert wrong.verdict == "wrong_answer"

@@ -98,4 +98,4 @@ def test_user_workspace_lies_inside_what_the_host_asked_for(suite, tmp_path, soc
     task = load_task(folder)
     result = evaluate(task, KERNEL, None, path="device_only", soc=soc, cache_dir=tmp_path / "cache",
                       baseline=False)
-    assert result["verdict"] == "passed", result.get("diagnostics")
+    assert result.passed, result.diagnostics

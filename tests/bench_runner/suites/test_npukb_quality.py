@@ -67,11 +67,11 @@ def _verdicts(cache_dir: str) -> dict[str, dict[str, str]]:
     def run(job):
         task, kind, source = job
         result = evaluate(task, source, _host(task), path=_path(task), cache_dir=cache_dir, baseline=False)
-        detail = result["verdict"]
-        if result["verdict"] != "passed":
-            diags = "; ".join(d.get("message", "")[:160] for d in result.get("diagnostics", [])[:3])
+        detail = str(result.verdict)
+        if not result.passed:
+            diags = "; ".join(d.message[:160] for d in result.diagnostics[:3])
             detail += f" ({diags})"
-        return task.slug, kind, result["verdict"], detail
+        return task.slug, kind, str(result.verdict), detail
 
     out: dict[str, dict[str, str]] = {}
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:

@@ -40,9 +40,9 @@ def test_hard_coded_shape_passes_static_variant_only(pair, tmp_path) -> None:
     kernel = _hard_coded(dynamic, n)
     on_static = evaluate(static, kernel, None, path="device_only", cache_dir=tmp_path, baseline=False)
     on_dynamic = evaluate(dynamic, kernel, None, path="device_only", cache_dir=tmp_path, baseline=False)
-    assert on_static["verdict"] == "passed", on_static
-    assert [c["name"] for c in on_static["cases"]] == [static.cases[0].name]
-    assert on_dynamic["verdict"] != "passed"
+    assert on_static.passed, on_static
+    assert [c.name for c in on_static.cases] == [static.cases[0].name]
+    assert not on_dynamic.passed
 
 
 def test_expert_passes_the_static_variant_on_both_paths(pair, tmp_path) -> None:
@@ -50,4 +50,4 @@ def test_expert_passes_the_static_variant_on_both_paths(pair, tmp_path) -> None:
     kernel = static.expert_kernel.read_text()
     for path, host in (("device_only", None), ("host_device", static.expert_host.read_text())):
         result = evaluate(static, kernel, host, path=path, cache_dir=tmp_path, baseline=False)
-        assert result["verdict"] == "passed", (path, result["verdict"])
+        assert result.passed, (path, result.verdict)
