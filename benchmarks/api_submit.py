@@ -65,7 +65,8 @@ def _fixtures(users: int, k: int) -> list[dict]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from accounts.services import llm_create, run_create, token_create
+    from accounts.services import token_create
+    from submissions.runs import llm_create, run_create
     from tasks.models import Task, TaskVersion
 
     call_command("migrate", verbosity=0)

@@ -65,8 +65,8 @@ def _load(count: int) -> int:
     from django.core.management import call_command
     from django.utils import timezone
 
+    from submissions.intake import source_sha256
     from submissions.models import Evaluation, Submission
-    from submissions.services import source_sha256
     from tasks.models import Task
 
     call_command("migrate", verbosity=0)
@@ -108,7 +108,7 @@ def _load(count: int) -> int:
               f"({time.perf_counter() - started:.0f} s)", flush=True)
     from django.db import connection
 
-    from tasks.services import task_stats_rebuild
+    from leaderboard.task_stats import task_stats_rebuild
 
     task_stats_rebuild()  # bulk_create bypassed evaluation_finish, which keeps the counters
     with connection.cursor() as cursor:

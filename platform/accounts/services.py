@@ -1,4 +1,5 @@
-"""Write-side operations of a model owner: API tokens, and registering Models and Runs."""
+"""Write-side operations on API tokens: create, revoke, authenticate (models and runs are
+registered by submissions.runs)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import ApiToken, Scope
-from submissions.errors import SubmissionRejected
-from submissions.models import LanguageModel, Path_, Run, TrainingStage
+from core.errors import Rejected
 
 KEY_PREFIX = "akg_"
 _ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -24,19 +24,6 @@ PREFIX_LEN = len(KEY_PREFIX) + _ID_LEN  # "akg_" + 8 characters, shown in lists
 SECRET_BYTES = 32
 LAST_USED_EVERY = timedelta(minutes=1)
 MAX_TOKENS_PER_USER = 50
-TOOLCHAINS = ("cpu-sim", "cann")
-
-
-class NotYours(SubmissionRejected):
-    """A referenced model or run does not exist or belongs to someone else (answered as 404)."""
-
-    status_code = 404
-
-
-class Conflict(SubmissionRejected):
-    """The name is taken (answered as 409)."""
-
-    status_code = 409
 
 
 class TokenError(Exception):
@@ -59,7 +46,7 @@ def scopes_clean(scopes) -> list[str]:
     scopes = list(dict.fromkeys(scopes or []))
     unknown = [s for s in scopes if s not in Scope.values]
     if unknown or not scopes:
-        raise SubmissionRejected(
+        raise Rejected(
             "invalid_scopes",
             f"Scopes must be a non-empty subset of {', '.join(Scope.values)}"
             + (f"; unknown: {', '.join(map(str, unknown))}." if unknown else "."),
@@ -78,11 +65,11 @@ def token_create(*, user, name: str, scopes, expires_at: datetime | None = None)
     name = (name or "").strip()[:80] or "token"
     scopes = scopes_clean(scopes)
     if expires_at is not None and expires_at <= timezone.now():
-        raise SubmissionRejected("invalid_expiry", "The expiry date must be in the future.",
-                                 {"expires_at": "in the past"})
+        raise Rejected("invalid_expiry", "The expiry date must be in the future.",
+                       {"expires_at": "in the past"})
     if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_TOKENS_PER_USER:
-        raise SubmissionRejected("too_many_tokens", f"At most {MAX_TOKENS_PER_USER} live tokens per user; "
-                                 "revoke some first.", {})
+        raise Rejected("too_many_tokens", f"At most {MAX_TOKENS_PER_USER} live tokens per user; "
+                       "revoke some first.", {})
     secret = secrets.token_urlsafe(SECRET_BYTES)
     for _ in range(5):
         prefix = KEY_PREFIX + "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LEN))
@@ -139,49 +126,3 @@ def token_authenticate(key: str) -> ApiToken:
         ).update(last_used_at=now)
         token.last_used_at = now
     return token
-
-
-# --- Models and Runs ----------------------------------------------------------------------------
-
-
-def llm_create(*, owner, name: str, base_model: str = "", training_stage: str = TrainingStage.BASE,
-               parameters: str = "", link: str = "") -> LanguageModel:
-    name = (name or "").strip()
-    if not name:
-        raise SubmissionRejected("invalid_model", "'name' is required.", {"name": "required"})
-    if training_stage not in TrainingStage.values:
-        raise SubmissionRejected("invalid_model", f"'training_stage' must be one of {', '.join(TrainingStage.values)}.",
-                                 {"training_stage": "invalid choice"})
-    try:
-        with transaction.atomic():
-            return LanguageModel.objects.create(
-                owner=owner, name=name, base_model=base_model or "", training_stage=training_stage,
-                parameters=parameters or "", link=link or "",
-            )
-    except IntegrityError as exc:
-        raise Conflict("name_taken", f"A model named '{name}' already exists.",
-                                 {"name": "already taken"}) from exc
-
-
-def run_create(*, owner, model_id: int, name: str, samples_per_task: int = 1, decoding: dict | None = None,
-               path: str = Path_.DEVICE_ONLY, toolchain: str = "cpu-sim") -> Run:
-    model = LanguageModel.objects.filter(pk=model_id, owner=owner).first()
-    if model is None:
-        raise NotYours("unknown_model", f"You have no model with id {model_id}.",
-                       {"model": "not one of your models"})
-    name = (name or "").strip()
-    if not name:
-        raise SubmissionRejected("invalid_run", "'name' is required.", {"name": "required"})
-    if not 1 <= int(samples_per_task) <= 1000:
-        raise SubmissionRejected("invalid_run", "'samples_per_task' must be between 1 and 1000.",
-                                 {"samples_per_task": "1..1000"})
-    if path not in Path_.values:
-        raise SubmissionRejected("invalid_run", f"'path' must be one of {', '.join(Path_.values)}.",
-                                 {"path": "invalid choice"})
-    if toolchain not in TOOLCHAINS:
-        raise SubmissionRejected("invalid_run", f"'toolchain' must be one of {', '.join(TOOLCHAINS)}.",
-                                 {"toolchain": "invalid choice"})
-    if decoding is not None and not isinstance(decoding, dict):
-        raise SubmissionRejected("invalid_run", "'decoding' must be a JSON object.", {"decoding": "not an object"})
-    return Run.objects.create(model=model, name=name, samples_per_task=int(samples_per_task),
-                              decoding=decoding or {}, path=path, toolchain=toolchain)

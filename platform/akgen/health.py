@@ -8,6 +8,10 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from submissions.waiting import queue_health
+from workers.heartbeat import alive_cutoff
+from workers.models import WorkerHeartbeat
+
 
 def database_status() -> dict[str, Any]:
     try:
@@ -43,9 +47,6 @@ def broker_status() -> dict[str, Any]:
 
 
 def workers_status() -> dict[str, Any]:
-    from workers.heartbeat import alive_cutoff
-    from workers.models import WorkerHeartbeat
-
     try:
         cutoff = alive_cutoff()
         now = timezone.now()
@@ -67,15 +68,24 @@ def workers_status() -> dict[str, Any]:
     return {"ok": alive > 0, "alive": alive, "workers": workers}
 
 
+def evaluations_status() -> dict[str, Any]:
+    """Are evaluations moving: expired leases (a worker died mid-run) and overdue waits."""
+    try:
+        return queue_health().as_dict()
+    except Exception as exc:
+        return {"ok": False, "error": str(exc)[:300]}
+
+
 def health_report() -> dict[str, Any]:
     report = {
         "database": database_status(),
         "broker": broker_status(),
         "workers": workers_status(),
     }
+    report["evaluations"] = evaluations_status() if report["database"]["ok"] else {"ok": False}
     if not report["database"]["ok"]:
         report["status"] = "down"
-    elif report["broker"]["ok"] and report["workers"]["ok"]:
+    elif report["broker"]["ok"] and report["workers"]["ok"] and report["evaluations"]["ok"]:
         report["status"] = "ok"
     else:
         report["status"] = "degraded"

@@ -149,7 +149,7 @@ LOGOUT_REDIRECT_URL = "/"
 
 # --- Background work -------------------------------------------------------------------------
 # Embedded mode uses dramatiq's in-memory broker and a worker thread inside the web process
-# (akgen.embedded_worker); production uses RabbitMQ (amqp://) or Redis (redis://).
+# (workers.embedded); production uses RabbitMQ (amqp://) or Redis (redis://).
 if BROKER_URL.startswith("redis"):
     _broker_class = "dramatiq.brokers.redis.RedisBroker"
     _broker_options: dict = {"url": BROKER_URL}
@@ -176,6 +176,9 @@ DRAMATIQ_AUTODISCOVER_MODULES = ["actors"]
 AKGEN_EMBEDDED_WORKER = _env_bool("AKGEN_EMBEDDED_WORKER", not BROKER_URL)
 AKGEN_WORKER_HEARTBEAT_S = int(os.environ.get("AKGEN_WORKER_HEARTBEAT_S", "15"))
 AKGEN_EVAL_LEASE_S = float(os.environ.get("AKGEN_EVAL_LEASE_S", "60"))
+# An evaluation not finished this long after it was queued is overdue: /healthz counts it and its
+# page says so (a judged kernel takes seconds; minutes mean busy or missing workers).
+AKGEN_EVAL_OVERDUE_S = float(os.environ.get("AKGEN_EVAL_OVERDUE_S", "600"))
 
 # --- REST API --------------------------------------------------------------------------------
 # Token auth (accounts.authentication) for scripts, the session (CSRF enforced) for the browser;

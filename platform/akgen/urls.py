@@ -1,15 +1,29 @@
+"""The URL tree. A namespace names a noun's pages even where several apps serve them: each page
+lives in the app that can see all it shows (the layers in pyproject.toml), so /tasks/ and
+/accounts/ are gathered here, the one module that may import every app."""
+
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts import urls as account_urls
 from akgen import views
+from leaderboard import urls as leaderboard_urls
+from submissions import urls as submission_urls
+from tasks import urls as task_urls
+
+# /tasks/: the list (tasks), a task's page (leaderboard), its submissions and editor (submissions).
+task_pages = [*task_urls.urlpatterns, *leaderboard_urls.task_patterns, *submission_urls.task_patterns]
+# /accounts/: sign-up, profile and tokens (accounts), the profile's model and run forms (submissions).
+account_pages = [*account_urls.account_patterns, *submission_urls.profile_patterns]
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/", include("accounts.urls")),
-    path("tasks/", include("tasks.urls")),
+    path("accounts/", include((account_pages, "accounts"))),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("tasks/", include((task_pages, "tasks"))),
     path("submissions/", include("submissions.urls")),
     path("leaderboard/", include("leaderboard.urls")),
     path("workspace/", include("annotations.urls")),

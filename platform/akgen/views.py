@@ -3,6 +3,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 from akgen.health import health_report
+from tasks.selectors import suite_summary
 
 
 @never_cache
@@ -13,6 +14,4 @@ def healthz(request):
 
 
 def home(request):
-    from tasks.selectors import suite_summary
-
     return render(request, "home.html", {"summary": suite_summary()})

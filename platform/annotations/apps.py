@@ -7,6 +7,7 @@ class AnnotationsConfig(AppConfig):
     verbose_name = "Expert workspace"
 
     def ready(self) -> None:
+        # Imported here: roles needs the auth models, which load only after this module.
         from annotations.roles import roles_ensure_after_migrate
 
         # The role groups need the app's permissions, which exist only after migrate (and after

@@ -24,10 +24,6 @@ from annotations.errors import NotVisible
 from annotations.models import Annotation, Item, Queue, QueueKind, Status
 from submissions.models import Evaluation, Submission
 
-VERDICT_CATEGORY = {"wrong_answer": "numerical_mismatch", "timeout": "timeout",
-                    "sandbox_violation": "sandbox_violation", "runtime_error": "crash", "compile_error": "other"}
-
-
 def primary_evaluation(submission: Submission | None) -> Evaluation | None:
     if submission is None:
         return None
@@ -35,14 +31,8 @@ def primary_evaluation(submission: Submission | None) -> Evaluation | None:
 
 
 def failure_category(evaluation: Evaluation) -> str:
-    """The classifier's category of a failure: its first error diagnostic's, else the verdict's."""
-    result = evaluation.result if isinstance(evaluation.result, dict) else {}
-    diagnostics = [d for d in result.get("diagnostics") or [] if isinstance(d, dict)]
-    errors = [d for d in diagnostics if (d.get("severity") or "error") == "error"] or diagnostics
-    for diag in errors:
-        if isinstance(diag.get("category"), str) and diag["category"]:
-            return diag["category"]
-    return VERDICT_CATEGORY.get(evaluation.verdict, "other")
+    """The category the evaluator's record gave the failure (bench_runner.contracts), as stored."""
+    return evaluation.failure_category
 
 
 # --- visibility ----------------------------------------------------------------------------------

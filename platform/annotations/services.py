@@ -35,7 +35,9 @@ from annotations.schema import (
     section_kinds,
 )
 from annotations.selectors import failure_category, item_visible_to, primary_evaluation
+from submissions.errors import SubmissionRejected
 from submissions.highlight import split_source
+from submissions.intake import submission_create
 from submissions.models import EvalStatus, Evaluation, Submission, Visibility
 from tasks.models import TaskVersion
 
@@ -411,9 +413,6 @@ def fix_evaluate(user, annotation: Annotation, kernel: str, *, spent_s: int = 0)
     The submission belongs to the annotator and is private; it is the fix that review sees and
     the export records, with the failing submission it started from.
     """
-    from submissions.errors import SubmissionRejected
-    from submissions.services import submission_create
-
     _require_own_editable(user, annotation)
     item = annotation.item
     if item.kind != QueueKind.FIX or item.submission_id is None:

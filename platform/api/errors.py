@@ -23,14 +23,3 @@ def request_too_large() -> RequestTooLarge:
 
 class InsufficientScope(exceptions.PermissionDenied):
     default_code = "insufficient_scope"
-
-
-class TooManyPending(exceptions.APIException):
-    status_code = status.HTTP_429_TOO_MANY_REQUESTS
-    default_code = "too_many_pending"
-
-    def __init__(self, message: str, *, pending: int, cap: int) -> None:
-        super().__init__(detail=message, code="too_many_pending")
-        self.pending = pending
-        self.cap = cap
-        self.wait = 30  # evaluations take seconds to minutes; try again later

@@ -17,10 +17,10 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from api.errors import InsufficientScope, RequestTooLarge, TooManyPending, request_too_large
-from submissions.errors import SubmissionRejected
+from api.errors import InsufficientScope, RequestTooLarge, request_too_large
+from core.errors import Rejected
 
-__all__ = ["InsufficientScope", "RequestTooLarge", "TooManyPending", "api_exception_handler"]
+__all__ = ["InsufficientScope", "RequestTooLarge", "api_exception_handler"]
 
 logger = logging.getLogger(__name__)
 
@@ -59,9 +59,11 @@ def _message_for(fields: dict[str, str]) -> str:
 
 def api_exception_handler(exc, context):
     headers: dict[str, str] = {}
-    if isinstance(exc, SubmissionRejected):
+    if isinstance(exc, Rejected):  # the apps' errors: a rejected submission, token, too many pending…
         set_rollback()
-        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status_code)
+        if exc.retry_after_s:
+            headers["Retry-After"] = str(exc.retry_after_s)
+        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status_code, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         exc = request_too_large()
     elif isinstance(exc, Http404):
@@ -90,9 +92,6 @@ def api_exception_handler(exc, context):
         if code == "parse_error":
             code = "malformed_request"
         message = str(exc.detail) if not isinstance(exc.detail, (list, dict)) else "Request failed."
-        fields = {}
-        if isinstance(exc, TooManyPending):
-            fields = {"pending": str(exc.pending), "cap": str(exc.cap)}
-        body = error_body(str(code), message, fields)
+        body = error_body(str(code), message)
     set_rollback()
     return Response(body, status=exc.status_code, headers=headers)

@@ -1,7 +1,8 @@
-from django.urls import include, path, re_path, register_converter
+from django.urls import path, re_path, register_converter
 
+from api import leaderboard_views as leaderboard_api
+from api import release_views as release_api
 from api import views
-from leaderboard import api_views as leaderboard_api
 
 
 class IdConverter:
@@ -17,6 +18,7 @@ class IdConverter:
 
 
 register_converter(IdConverter, "id")
+RELEASE = r"^releases/(?P<number>[0-9]{1,9})"
 
 app_name = "api"
 urlpatterns = [
@@ -33,6 +35,9 @@ urlpatterns = [
     path("leaderboard/people/", leaderboard_api.PeopleBoardApi.as_view(), name="leaderboard-people"),
     path("leaderboard/taxonomy/", leaderboard_api.TaxonomyApi.as_view(), name="leaderboard-taxonomy"),
     path("leaderboard/tasks/<slug:slug>/", leaderboard_api.TaskBoardApi.as_view(), name="leaderboard-task"),
-    path("releases/", include("releases.api_urls")),
+    path("releases/", release_api.ReleaseListCreateApi.as_view(), name="release-list"),
+    path("releases/preview/", release_api.ReleasePreviewApi.as_view(), name="release-preview"),
+    re_path(rf"{RELEASE}/$", release_api.ReleaseDetailApi.as_view(), name="release-detail"),
+    re_path(rf"{RELEASE}/download/$", release_api.ReleaseDownloadApi.as_view(), name="release-download"),
     re_path(r"^.*$", views.not_found),
 ]

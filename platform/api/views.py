@@ -1,5 +1,6 @@
 """Thin views of /api/v1/: authenticate, check scope and rate, validate input, call a service or
-selector, serialize. Business rules live in accounts.services, api.services and the selectors."""
+selector, serialize. Business rules live in the apps (submissions.intake and .runs, the
+selectors); the leaderboard and release endpoints are api.leaderboard_views and .release_views."""
 
 from __future__ import annotations
 
@@ -16,26 +17,25 @@ from rest_framework.views import APIView
 
 from accounts import ratelimit
 from accounts.models import ApiToken
-from accounts.services import llm_create, run_create
 from api import serializers as s
 from api.exceptions import error_body, flatten_errors
 from api.pagination import Pagination
 from api.permissions import HasScope, required_scope
-from api.prompts import default_path, task_prompts
-from api.selectors import (
+from leaderboard.progress import run_progress
+from submissions.intake import MAX_SOURCE_BYTES, api_submit, api_submit_batch, max_pending
+from submissions.models import Evaluation
+from submissions.runs import llm_create, run_create
+from submissions.selectors import (
     llms_of,
     pending_count,
+    queue_position,
     run_get,
-    run_progress,
     runs_of,
     submission_get_for,
     submissions_of,
 )
-from api.services import api_submit, api_submit_batch, max_pending
-from submissions.models import Evaluation
-from submissions.selectors import queue_position
-from submissions.services import MAX_SOURCE_BYTES
 from tasks.models import Task
+from tasks.prompts import default_path, task_prompts
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Malformed or invalid input."),

@@ -20,7 +20,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from leaderboard import metrics
 from leaderboard.metrics import Cell, TaskTally
-from leaderboard.models import FailureCount, RankedKernel, RunTaskStat
+from leaderboard.models import FailureCount, Quarantine, RankedKernel, RunTaskStat
 from submissions.models import EvalStatus, Evaluation, Run, Visibility
 from tasks.models import Task
 
@@ -407,3 +407,14 @@ def pass_curves(filters: Filters, *, run_ids: list[int] | None = None, max_runs:
         out.append({"run": run.pk, "label": f"{run.model.name} / {run.name}",
                     "points": metrics.pass_curve(by_run[run.pk], min(k_max, 100))})
     return out
+
+
+def submission_review(submission, *, user) -> dict:
+    """What a submission's page says about staff review: owners and staff see why a result is
+    quarantined; signed-in others may report a public result that is not quarantined."""
+    is_author = user.is_authenticated and submission.author_id == user.pk
+    record = Quarantine.objects.filter(submission=submission).first()
+    shown = record if record and (is_author or user.is_staff) else None
+    can_report = (user.is_authenticated and not is_author and record is None
+                  and submission.visibility == "public")
+    return {"quarantine": shown, "can_report": can_report}

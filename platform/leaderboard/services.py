@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce, Greatest, Ln
 from django.utils import timezone
 
 from leaderboard.models import FailureCount, Quarantine, RankedKernel, Report, RunTaskStat
+from leaderboard.task_stats import task_stats_rebuild
 from submissions.models import EvalStatus, Evaluation, Submission, Visibility
 
 
@@ -211,8 +212,6 @@ def quarantine_lift(*, submission: Submission, by) -> None:
 
 
 def _recount_after(submission: Submission, *, quarantined: bool) -> None:
-    from tasks.services import task_stats_rebuild
-
     RankedKernel.objects.filter(submission=submission).update(quarantined=quarantined)
     task_stats_rebuild(task_version_ids=[submission.task_version_id])  # the task list's best speedup
     if submission.run_id is not None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leaderboard import views
+from leaderboard import task_views, views
 
 app_name = "leaderboard"
 urlpatterns = [
@@ -13,4 +13,9 @@ urlpatterns = [
     path("export/<slug:board>.<slug:fmt>", views.export, name="export"),
     path("review/", views.review, name="review"),
     path("report/<int:pk>/", views.report, name="report"),
+]
+
+#: The task page; akgen.urls puts it under /tasks/ ("tasks:detail").
+task_patterns = [
+    path("<slug:slug>/", task_views.task_detail, name="detail"),
 ]

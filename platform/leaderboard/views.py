@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from akgen.htmx import htmx_target, int_or_none
+from core.htmx import htmx_target, int_or_none
 from leaderboard import charts, exports, selectors, services
 from leaderboard.metrics import KS, LEVEL_WEIGHTS, SPEED_BONUS
 from leaderboard.models import Quarantine, RankedKernel, Report

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import dramatiq
 
-QUEUE = "releases"
+from releases.services import BUILD_ACTOR, QUEUE, release_build
+
+__all__ = ["QUEUE", "build_release"]
 
 
-@dramatiq.actor(actor_name="build_release", queue_name=QUEUE, max_retries=0, time_limit=60 * 60 * 1000)
+@dramatiq.actor(actor_name=BUILD_ACTOR, queue_name=QUEUE, max_retries=0, time_limit=60 * 60 * 1000)
 def build_release(release_id: int) -> None:
-    from releases.services import release_build
-
     release_build(release_id)

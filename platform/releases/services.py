@@ -22,11 +22,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from core.messages import message_send
 from releases import builder, conf, sources
 from releases.filters import Filters, parse_filters
 from releases.models import Release, ReleaseStatus
 
 logger = logging.getLogger(__name__)
+
+#: The builder's queue (its own, so long builds never hold up evaluations) and actor name.
+QUEUE = "releases"
+BUILD_ACTOR = "build_release"
 
 
 class ReleaseError(Exception):
@@ -81,10 +86,9 @@ def release_create(*, user, data: dict, title: str = "") -> Release:
 
 
 def release_send(release_id: int) -> None:
-    from releases.actors import build_release
-
+    """Send the release's id to the builder (by actor name: releases.actors is worker code)."""
     try:
-        build_release.send(release_id)
+        message_send(actor_name=BUILD_ACTOR, queue_name=QUEUE, args=(release_id,))
     except Exception:
         logger.warning("could not send release %s to the queue; `manage.py build_release` builds it",
                        release_id, exc_info=True)

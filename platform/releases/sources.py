@@ -31,6 +31,7 @@ from releases.builder import Example
 from releases.filters import Filters
 from submissions.models import EvalStatus, Evaluation, Submission, Visibility
 from tasks.models import Task, TaskVersion
+from tasks.prompts import fallback_prompt
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ class Context:
         return self._versions.get(version_id)
 
     def prompt(self, task_id: int, version_id: int, path: str) -> str:
-        """``bench_runner.prompt.build_prompt`` for the task version and path (see api.prompts)."""
+        """``bench_runner.prompt.build_prompt`` for the task version and path (see tasks.prompts)."""
         key = (version_id, path)
         if key not in self._prompts:
             if self._suite is None:
@@ -165,8 +166,6 @@ def _suite_slugs() -> set[str]:
 
 
 def _prompt(task: TaskInfo, version_id: int, content_hash: str | None, path: str, *, on_disk: bool = True) -> str:
-    from api.prompts import _fallback
-
     try:
         if not on_disk:
             raise LookupError(task.slug)
@@ -179,7 +178,7 @@ def _prompt(task: TaskInfo, version_id: int, content_hash: str | None, path: str
     except Exception:  # the suite may be elsewhere or the version old: the fallback holds the same facts
         logger.debug("no suite prompt for %s; using the fallback", task.slug, exc_info=True)
     version = TaskVersion.objects.only("api_desc", "template_kernel", "template_host").get(pk=version_id)
-    return _fallback(version, path)
+    return fallback_prompt(version, path)
 
 
 def _chunks(iterator, size: int = CHUNK) -> Iterator[list]:

@@ -2,22 +2,46 @@
 
 from __future__ import annotations
 
+from core.errors import Rejected
 
-class SubmissionRejected(Exception):
-    """The submission cannot be accepted as given; nothing was saved."""
 
-    status_code = 400
-
-    def __init__(self, code: str, message: str, fields: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.fields = fields or {}
+class SubmissionRejected(Rejected):
+    """Raised when the submission (or the model or run it names) cannot be accepted as given;
+    nothing was saved."""
 
 
 class SourceTooLarge(SubmissionRejected):
+    """Raised when a source is over MAX_SOURCE_BYTES (answered as 413)."""
+
     status_code = 413
 
 
 class UnknownTask(SubmissionRejected):
+    """Raised when no task in the suite has that slug (answered as 404)."""
+
     status_code = 404
+
+
+class NotYours(SubmissionRejected):
+    """A referenced model or run does not exist or belongs to someone else (answered as 404)."""
+
+    status_code = 404
+
+
+class Conflict(SubmissionRejected):
+    """The name is taken (answered as 409)."""
+
+    status_code = 409
+
+
+class TooManyPending(Rejected):
+    """Raised when the user already has as many evaluations queued or running as one may
+    (AKGEN_MAX_PENDING_PER_USER); nothing was saved (answered as 429 with Retry-After)."""
+
+    status_code = 429
+    retry_after_s = 30  # evaluations take seconds to minutes; try again later
+
+    def __init__(self, message: str, *, pending: int, cap: int) -> None:
+        super().__init__("too_many_pending", message, {"pending": str(pending), "cap": str(cap)})
+        self.pending = pending
+        self.cap = cap

@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from bench_runner.contracts import DEFAULT_SOC, VERDICTS
+
 
 class TrainingStage(models.TextChoices):
     BASE = "base", "Base"
@@ -104,10 +106,12 @@ class Evaluation(models.Model):
 
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="evaluations")
     toolchain = models.CharField(max_length=32, default="cpu-sim")
-    soc = models.CharField(max_length=32, default="Ascend910B2")
+    soc = models.CharField(max_length=32, default=DEFAULT_SOC)
     status = models.CharField(max_length=16, choices=EvalStatus.choices, default=EvalStatus.QUEUED, db_index=True)
     stage = models.CharField(max_length=16, blank=True, default="", help_text="Live stage while running.")
-    verdict = models.CharField(max_length=32, blank=True, default="", db_index=True)
+    #: bench_runner.contracts.Verdict; "" until the evaluation ends.
+    verdict = models.CharField(max_length=32, blank=True, default="", db_index=True,
+                               choices=[(v, v.replace("_", " ")) for v in VERDICTS])
     result = models.JSONField(null=True, blank=True)
     compiled = models.BooleanField(null=True)
     passed = models.BooleanField(null=True)
@@ -116,6 +120,9 @@ class Evaluation(models.Model):
     # drill-down filters on it instead of reading every result JSON.
     failure_category = models.CharField(max_length=40, blank=True, default="", db_index=True)
     cycles = models.BigIntegerField(null=True, blank=True)
+    #: The evaluator's record called the speedup suspicious (bench_runner.contracts): copied so
+    #: the ranked-kernel rebuild need not read every result JSON.
+    suspicious = models.BooleanField(default=False)
     worker = models.CharField(max_length=200, blank=True, default="")
     attempt = models.PositiveIntegerField(default=0)
     infra_failures = models.PositiveIntegerField(default=0)

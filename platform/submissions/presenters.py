@@ -13,40 +13,43 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from submissions.highlight import highlight_lines
+from bench_runner.contracts import Verdict
+from submissions.highlight import highlight_lines, split_source
 from submissions.models import EvalStatus, Evaluation, Submission
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class VerdictInfo:
     code: str
     label: str
     tone: str  # ok | bad | warn | sys | pending
     meaning: str
 
 
-VERDICTS: dict[str, Verdict] = {v.code: v for v in [
-    Verdict("passed", "Passed", "ok",
+#: How each of the contract's verdicts reads on a page (bench_runner.contracts.Verdict is the list).
+VERDICTS: dict[str, VerdictInfo] = {v.code: v for v in [
+    VerdictInfo(Verdict.PASSED, "Passed", "ok",
             "Every case matched the golden output within the task's tolerances."),
-    Verdict("wrong_answer", "Wrong answer", "bad",
+    VerdictInfo(Verdict.WRONG_ANSWER, "Wrong answer", "bad",
             "The kernel ran, but some outputs differ from the golden beyond tolerance."),
-    Verdict("compile_error", "Compile error", "bad",
+    VerdictInfo(Verdict.COMPILE_ERROR, "Compile error", "bad",
             "The kernel did not compile. The log below links each error to its line."),
-    Verdict("runtime_error", "Runtime error", "bad",
+    VerdictInfo(Verdict.RUNTIME_ERROR, "Runtime error", "bad",
             "The kernel crashed or broke a hardware rule while running."),
-    Verdict("timeout", "Time limit exceeded", "warn",
+    VerdictInfo(Verdict.TIMEOUT, "Time limit exceeded", "warn",
             "The kernel ran past the wall-clock limit: a deadlock, or a loop that never ends?"),
-    Verdict("sandbox_violation", "Sandbox violation", "bad",
+    VerdictInfo(Verdict.SANDBOX_VIOLATION, "Sandbox violation", "bad",
             "The kernel tried something the sandbox forbids (files, network, processes)."),
-    Verdict("system_error", "System error", "sys",
-            "Something broke on our side, not in your kernel. It does not count against you."),
+    VerdictInfo(Verdict.SYSTEM_ERROR, "System error", "sys",
+            "Something broke on our side, not in your kernel; it was retried and stays unjudged: it "
+            "does not count against you, and its run shows it as unjudged."),
 ]}
 
 
-def verdict_info(code: str | None) -> Verdict | None:
+def verdict_info(code: str | None) -> VerdictInfo | None:
     if not code:
         return None
-    return VERDICTS.get(code) or Verdict(code, code.replace("_", " ").capitalize(), "bad", "")
+    return VERDICTS.get(code) or VerdictInfo(code, code.replace("_", " ").capitalize(), "bad", "")
 
 
 # --- small coercions ---------------------------------------------------------------------------
@@ -543,8 +546,6 @@ def planned_cases(submission: Submission) -> list[str]:
 
 
 def line_counts(submission: Submission) -> dict[str, int]:
-    from submissions.highlight import split_source
-
     return {KERNEL: len(split_source(submission.kernel_source)), HOST: len(split_source(submission.host_source))}
 
 

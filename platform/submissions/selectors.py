@@ -8,9 +8,9 @@ Shared file: the pages' queries are below; add yours in their own section.
 
 from __future__ import annotations
 
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 
-from submissions.models import EvalStatus, Evaluation, Submission, Visibility
+from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission, Visibility
 
 # --- pages (issue 5) ---------------------------------------------------------------------------
 
@@ -139,3 +139,39 @@ def submission_relatives(submission: Submission, *, user, limit: int = 20) -> Qu
         .order_by("-created_at", "-pk")
     )
     return with_primary_evaluation(qs)[:limit]
+
+
+# --- an owner's submissions, models and runs (the API and the profile page) --------------------
+
+PENDING = (EvalStatus.QUEUED, EvalStatus.RUNNING)
+
+
+def submission_get_for(user, pk: int) -> Submission | None:
+    """The submission with its evaluations if `user` may see it, else None (answered as 404).
+
+    Private submissions (drafts) are visible to their author and staff only.
+    """
+    return (submissions_visible_to(user).select_related("task", "task_version", "run")
+            .prefetch_related("evaluations").filter(pk=pk).first())
+
+
+def submissions_of(user) -> QuerySet[Submission]:
+    return Submission.objects.filter(author=user).select_related("task").prefetch_related("evaluations")
+
+
+def pending_count(user) -> int:
+    """Evaluations of this user's submissions that are queued or running (the concurrency cap)."""
+    return Evaluation.objects.filter(submission__author=user, status__in=PENDING).count()
+
+
+def llms_of(user) -> QuerySet[LanguageModel]:
+    return LanguageModel.objects.filter(owner=user).annotate(n_runs=Count("runs"))
+
+
+def runs_of(user) -> QuerySet[Run]:
+    return (Run.objects.filter(model__owner=user).select_related("model")
+            .annotate(n_submissions=Count("submissions")))
+
+
+def run_get(pk: int) -> Run | None:
+    return Run.objects.select_related("model", "model__owner").filter(pk=pk).first()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from submissions import views
+from submissions import task_views, views
 
 app_name = "submissions"
 urlpatterns = [
@@ -10,4 +10,16 @@ urlpatterns = [
     path("<int:pk>/status/", views.submission_status, name="status"),
     path("<int:pk>/diff/", views.submission_diff, name="diff"),
     path("<int:pk>/compile.log", views.submission_log, name="log"),
+]
+
+#: Pages of a task that list or make submissions; akgen.urls puts them under /tasks/ ("tasks:").
+task_patterns = [
+    path("<slug:slug>/submissions/", task_views.task_submissions, name="submissions"),
+    path("<slug:slug>/submit/", task_views.task_submit, name="submit"),
+]
+
+#: The profile page's model and run forms; akgen.urls puts them under /accounts/ ("accounts:").
+profile_patterns = [
+    path("profile/models/", views.model_new, name="model-new"),
+    path("profile/runs/", views.run_new, name="run-new"),
 ]

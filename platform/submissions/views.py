@@ -1,18 +1,23 @@
-"""Submission pages: the live result page and its polled status partial, diffs, compare, mine.
+"""Submission pages: the live result page and its polled status partial, diffs, compare, mine;
+and the profile's forms that register a model or a run (answered with accounts' profile page).
 
 A private submission is a 404 for anyone but its author and staff (selectors.submissions_visible_to).
 """
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
+from accounts.views import profile_render
 from submissions import diffs
+from submissions.errors import SubmissionRejected
+from submissions.forms import ModelForm, RunForm
 from submissions.models import Path_
 from submissions.presenters import (
     VERDICTS,
@@ -20,6 +25,7 @@ from submissions.presenters import (
     source_listings,
     submitter_label,
 )
+from submissions.runs import llm_create, run_create
 from submissions.selectors import (
     LIST_SORTS,
     VERDICT_GROUPS,
@@ -63,19 +69,7 @@ def submission_detail(request, pk: int):
         "submitter": submitter_label(submission),
         "is_author": request.user.is_authenticated and submission.author_id == request.user.pk,
     }
-    context.update(_quarantine_context(submission, request.user, context["is_author"]))
     return render(request, "submissions/detail.html", context)
-
-
-def _quarantine_context(submission, user, is_author: bool) -> dict:
-    """Owners and staff see why a result is quarantined; signed-in others may report a public result."""
-    from leaderboard.models import Quarantine
-
-    record = Quarantine.objects.filter(submission=submission).first()
-    shown = record if record and (is_author or user.is_staff) else None
-    can_report = (user.is_authenticated and not is_author and record is None
-                  and submission.visibility == "public")
-    return {"quarantine": shown, "can_report": can_report}
 
 
 @require_GET
@@ -230,3 +224,39 @@ def submission_mine(request):
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "submissions/mine.html",
                   {"page": page, "verdict": verdict, "sort": sort, "verdicts": VERDICTS})
+
+
+# --- models and runs (forms of the profile page) ---------------------------------------------
+
+
+@login_required
+@require_POST
+def model_new(request):
+    form = ModelForm(request.POST)
+    if form.is_valid():
+        try:
+            model = llm_create(owner=request.user, **form.cleaned_data)
+        except SubmissionRejected as exc:
+            form.add_error("name" if "name" in exc.fields else None, exc.message)
+        else:
+            messages.success(request, f"Model {model.name} registered (id {model.pk}).")
+            return redirect("accounts:profile")
+    return profile_render(request, status=400, model_form=form)
+
+
+@login_required
+@require_POST
+def run_new(request):
+    form = RunForm(request.POST, owner=request.user)
+    if form.is_valid():
+        data = dict(form.cleaned_data)
+        model = data.pop("model")
+        try:
+            run = run_create(owner=request.user, model_id=model.pk, **data)
+        except SubmissionRejected as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Run {run} created (id {run.pk}); submit its samples with "
+                                      f"\"run\": {run.pk} and sample_index 0..{run.samples_per_task - 1}.")
+            return redirect("accounts:profile")
+    return profile_render(request, status=400, run_form=form)

@@ -40,8 +40,8 @@ class TaskVersion(models.Model):
     template_host = models.TextField(blank=True, default="")
     expert_kernel = models.TextField(blank=True, default="", help_text="Staff-only until passed.")
     expert_host = models.TextField(blank=True, default="")
-    # Result counters for list pages, kept by submissions.services.evaluation_finish (and
-    # rebuilt by tasks.services.task_stats_rebuild): aggregating evaluations per request does
+    # Result counters for list pages, kept by workers.pipeline.evaluation_finish (and rebuilt
+    # by leaderboard.task_stats.task_stats_rebuild): aggregating evaluations per request does
     # not scale to 10^5 submissions.
     judged_count = models.PositiveIntegerField(default=0)
     passed_count = models.PositiveIntegerField(default=0)

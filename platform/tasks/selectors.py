@@ -1,19 +1,15 @@
-"""Read-side queries for tasks: the filtered list, its options, and per-task result summaries.
-
-Result statistics count evaluations on a task's *current* version (results stay attached to the
-version they were judged on); counts include private submissions, while the best speedup comes
-from public ones only. The ranked entries of a task page come from leaderboard.selectors.
-"""
+"""Read-side queries for tasks: the filtered list (with the result counters kept on each task's
+current version) and its options, and the landing page's summary. A task page's own results
+come from leaderboard.task_stats and leaderboard.selectors."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum, Value
+from django.db.models import Count, F, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 
-from submissions.models import EvalStatus, Evaluation, Visibility
-from tasks.models import Level, Task, TaskVersion
+from tasks.models import Level, Task
 
 #: Speedups are only comparable within one toolchain; the list shows this one.
 DEFAULT_TOOLCHAIN = "cpu-sim"
@@ -100,62 +96,3 @@ def suite_summary() -> dict:
     rows = Task.objects.filter(retired=False).values("level").annotate(n=Count("id")).order_by("level")
     per_level = {row["level"]: row["n"] for row in rows}
     return {"total": sum(per_level.values()), "per_level": per_level}
-
-
-# --- one task ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ToolchainStats:
-    toolchain: str
-    soc: str
-    judged: int
-    compiled: int
-    passed: int
-    best_speedup: float | None
-    submitters: int
-
-
-@dataclass(frozen=True, slots=True)
-class TaskStats:
-    per_toolchain: list[ToolchainStats]
-    verdicts: list[tuple[str, int]]
-    pending: int
-    earlier_versions: int
-
-    @property
-    def judged(self) -> int:
-        return sum(t.judged for t in self.per_toolchain)
-
-    @property
-    def passed(self) -> int:
-        return sum(t.passed for t in self.per_toolchain)
-
-
-def task_stats(task: Task) -> TaskStats:
-    """The task page's result summary: counts per toolchain, verdict mix, what is still pending."""
-    evaluations = Evaluation.objects.filter(submission__task=task,
-                                            submission__task_version_id=task.current_version_id)
-    done = evaluations.filter(status=EvalStatus.DONE)
-    per_toolchain = [
-        ToolchainStats(
-            toolchain=row["toolchain"], soc=row["soc"], judged=row["n_judged"], compiled=row["n_compiled"],
-            passed=row["n_passed"], best_speedup=row["best"], submitters=row["n_submitters"],
-        )
-        for row in done.order_by("toolchain", "soc").values("toolchain", "soc").annotate(
-            n_judged=Count("pk"),
-            n_compiled=Count("pk", filter=Q(compiled=True)),
-            n_passed=Count("pk", filter=Q(passed=True)),
-            best=Max("speedup", filter=Q(passed=True, submission__visibility=Visibility.PUBLIC)),
-            n_submitters=Count("submission__author", distinct=True) + Count("submission__run", distinct=True),
-        )
-    ]
-    verdicts = [
-        (row["verdict"], row["n"])
-        for row in done.exclude(verdict="").values("verdict").annotate(n=Count("pk")).order_by("-n", "verdict")
-    ]
-    pending = evaluations.filter(status__in=[EvalStatus.QUEUED, EvalStatus.RUNNING]).count()
-    # Earlier versions' counters are kept by evaluation_finish; no need to scan their evaluations.
-    earlier = (TaskVersion.objects.filter(task=task).exclude(pk=task.current_version_id)
-               .aggregate(n=Sum("judged_count"))["n"] or 0)
-    return TaskStats(per_toolchain, verdicts, pending, earlier)

@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import DatabaseError, transaction
-from django.db.models import Count, F, Max, Q, Value
-from django.db.models.functions import Coalesce, Greatest
 
 from bench_runner.tasks import STATIC_SUFFIX, load_suite
 from bench_runner.tasks import Task as SuiteTask
@@ -102,45 +100,3 @@ def task_sync_from_suite(*, root: Path | None = None) -> SyncReport:
     report.retired = list(stale.values_list("slug", flat=True))
     stale.update(retired=True)
     return report
-
-
-#: Speedups are only comparable within one toolchain; the list ranks this one.
-RANKED_TOOLCHAIN = "cpu-sim"
-
-
-def task_stats_record(*, task_version_id: int, passed: bool, speedup: float | None, ranked: bool) -> None:
-    """Count one finished evaluation on its task version (call inside the finishing transaction)."""
-    changes = {"judged_count": F("judged_count") + 1}
-    if passed:
-        changes["passed_count"] = F("passed_count") + 1
-        if ranked and speedup is not None:
-            changes["best_speedup"] = Greatest(Coalesce(F("best_speedup"), Value(speedup)), Value(speedup))
-    TaskVersion.objects.filter(pk=task_version_id).update(**changes)
-
-
-def task_stats_rebuild(*, task_version_ids: list[int] | None = None) -> int:
-    """Recompute the counters from the evaluations (after bulk loads or manual fixes)."""
-    from submissions.models import EvalStatus, Evaluation, Visibility
-
-    versions = TaskVersion.objects.all()
-    if task_version_ids is not None:
-        versions = versions.filter(pk__in=task_version_ids)
-    done = Evaluation.objects.filter(status=EvalStatus.DONE)
-    rows = done.values("submission__task_version").annotate(
-        n_judged=Count("pk"),
-        n_passed=Count("pk", filter=Q(passed=True)),
-        best=Max("speedup", filter=Q(passed=True, toolchain=RANKED_TOOLCHAIN,
-                                     submission__visibility=Visibility.PUBLIC,
-                                     submission__quarantine__isnull=True)),  # staff-hidden results
-    )
-    stats = {row["submission__task_version"]: row for row in rows}
-    count = 0
-    with transaction.atomic():
-        for version in versions.select_for_update().only("pk"):
-            row = stats.get(version.pk, {})
-            TaskVersion.objects.filter(pk=version.pk).update(
-                judged_count=row.get("n_judged", 0), passed_count=row.get("n_passed", 0),
-                best_speedup=row.get("best"),
-            )
-            count += 1
-    return count

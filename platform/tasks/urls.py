@@ -2,10 +2,7 @@ from django.urls import path
 
 from tasks import views
 
-app_name = "tasks"
+#: The task list; akgen.urls gathers the "tasks:" namespace from the apps serving a task's pages.
 urlpatterns = [
     path("", views.task_index, name="index"),
-    path("<slug:slug>/", views.task_detail, name="detail"),
-    path("<slug:slug>/submissions/", views.task_submissions, name="submissions"),
-    path("<slug:slug>/submit/", views.task_submit, name="submit"),
 ]

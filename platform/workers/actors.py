@@ -1,12 +1,78 @@
-"""Actors of the workers app. Evaluation actors live in submissions.actors."""
+"""The actors a worker host runs: one per evaluation queue (each taking only an evaluation id,
+and running workers.pipeline), and the probe. The worker bootstrap imports this module
+(rundramatiq's discovery of each app's ``actors``, and workers.embedded), as does
+workers.services for the probe it sends; the apps send by actor name (submissions.queueing)."""
 
 from __future__ import annotations
 
+import logging
+import threading
+import traceback
+
 import dramatiq
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
+from submissions.models import Evaluation
+from submissions.queueing import ACTORS, QUEUES
 from workers.heartbeat import beat, worker_name
+from workers.judge import judge
 from workers.models import WorkerHeartbeat
+from workers.pipeline import (
+    evaluation_claim,
+    evaluation_fail_infra,
+    evaluation_finish,
+    evaluation_set_stage,
+    lease_keeper,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def _database_hiccup(retries: int, exc: BaseException) -> bool:
+    """Retry the message only while the database is unreachable (restart, failover).
+
+    Every other failure is handled on the row: a user's compile error is a result, and an
+    infrastructure failure is counted by evaluation_fail_infra and repaired by the reconciler.
+    """
+    return retries < 8 and isinstance(exc, (OperationalError, InterfaceError))
+
+
+ACTOR_OPTIONS = {
+    "retry_when": _database_hiccup,
+    "min_backoff": 1_000,
+    "max_backoff": 30_000,
+    "time_limit": 20 * 60 * 1000,
+}
+
+
+def evaluation_process(evaluation_id: int) -> None:
+    me = f"{worker_name()}/{threading.current_thread().name}"
+    claim = evaluation_claim(evaluation_id=evaluation_id, worker=me)
+    if claim is None:
+        logger.info("evaluation %s is done or held by another worker; skipping", evaluation_id)
+        return
+    evaluation = Evaluation.objects.select_related("submission__task").get(pk=evaluation_id)
+    with lease_keeper(claim):
+        try:
+            result = judge(evaluation, on_stage=lambda stage: evaluation_set_stage(claim, stage))
+        except Exception as exc:
+            logger.exception("evaluation %s failed in the infrastructure", evaluation_id)
+            reason = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"
+            evaluation_fail_infra(claim, reason)
+            return
+    if not evaluation_finish(claim, result):
+        logger.warning("evaluation %s attempt %s lost its lease before finishing", evaluation_id, claim.attempt)
+
+
+# One actor per toolchain queue, under the names submissions.queueing sends to.
+evaluate_cpu_sim = dramatiq.actor(
+    evaluation_process, actor_name=ACTORS["cpu-sim"], queue_name=QUEUES["cpu-sim"], **ACTOR_OPTIONS
+)
+evaluate_cann = dramatiq.actor(
+    evaluation_process, actor_name=ACTORS["cann"], queue_name=QUEUES["cann"], **ACTOR_OPTIONS
+)
+
 
 PROBE_QUEUE = "probe"
 

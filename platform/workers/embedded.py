@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 
 import dramatiq
+from django.conf import settings
+from django.utils.module_loading import autodiscover_modules
 from dramatiq import Worker
 
 logger = logging.getLogger(__name__)
@@ -16,7 +18,11 @@ def start_embedded_worker(*, threads: int = 2) -> Worker:
     Only meaningful with the stub broker: its queues live in this process's memory, so a
     message sent by a view is picked up by these threads. Lost messages on restart are
     recovered by the reconciler from the database, which is the source of truth.
+
+    Like rundramatiq, it first imports every app's actors module (DRAMATIQ_AUTODISCOVER_MODULES):
+    senders name actors, they never import them, so this is where the actors get declared.
     """
+    autodiscover_modules(*settings.DRAMATIQ_AUTODISCOVER_MODULES)
     broker = dramatiq.get_broker()
     worker = Worker(broker, worker_threads=threads, worker_timeout=100)
     worker.start()

@@ -11,6 +11,8 @@ class HeartbeatMiddleware(dramatiq.Middleware):
         self._thread = None
 
     def after_worker_boot(self, broker, worker) -> None:
+        # Imported here, not at the top: django_dramatiq builds this middleware while Django is
+        # still loading its apps, when the heartbeat's model cannot be imported yet.
         from workers.heartbeat import HeartbeatThread
 
         queues = worker.consumer_whitelist or broker.get_declared_queues()

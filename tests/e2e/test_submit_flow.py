@@ -26,9 +26,9 @@ from django.contrib.auth import get_user_model
 from dramatiq.brokers.rabbitmq import RabbitmqBroker
 from playwright.sync_api import expect
 
-from submissions import services
 from submissions.models import Evaluation, Submission
 from tests.platform.tasks.samples import BROKEN, COMPILE_ERROR, EXPERT, PASSED, make_add_task
+from workers import pipeline
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +48,7 @@ def fast_password_hashing(settings):
 def eval_queue():
     """Send this test's evaluations to a queue of its own, so that a shared broker's workers
     (other test runs, other engineers) never see them and this test never sees theirs."""
-    from submissions.actors import evaluate_cpu_sim
+    from workers.actors import evaluate_cpu_sim
 
     broker = dramatiq.get_broker()
     name = f"test.eval.{uuid.uuid4().hex[:10]}"
@@ -103,15 +103,15 @@ def _act_as_worker(page, submission_pk: int, result: dict, shot=None) -> None:
     """Claim, report stages and finish like a worker, checking the page follows each step live."""
     evaluation = Evaluation.objects.get(submission_id=submission_pk)
     expect(_step(page, "queued")).to_be_visible()
-    claim = services.evaluation_claim(evaluation_id=evaluation.pk, worker="e2e-worker/thread-1")
-    services.evaluation_set_stage(claim, "compile")
+    claim = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="e2e-worker/thread-1")
+    pipeline.evaluation_set_stage(claim, "compile")
     expect(_step(page, "compiling")).to_be_visible(timeout=5000)
     expect(page.locator("[data-testid=stage]")).to_have_text("Compiling…")
-    services.evaluation_set_stage(claim, "run")
+    pipeline.evaluation_set_stage(claim, "run")
     expect(_step(page, "running")).to_be_visible(timeout=5000)
     if shot is not None:
         shot(page, "submission-live")
-    assert services.evaluation_finish(claim, result)
+    assert pipeline.evaluation_finish(claim, result)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from submissions import services
+from submissions import intake
 from submissions.models import Submission
 from tests.platform.tasks.samples import (
     EXPERT,
@@ -39,7 +39,7 @@ def _suite():
     make_add_task("matmul_bias_gelu", title="MatMul + bias + GELU", level=3, category="fused", dtypes=("float16",))
     ada = get_user_model().objects.create_user("ada", password="pw-ada-123456")
     for kernel, result in ((EXPERT, PASSED), (WRONG, WRONG_ANSWER), (EXPERT + "// v2\n", PASSED)):
-        created = services.submission_create(task_slug="add", path="device_only", kernel=kernel, author=ada)
+        created = intake.submission_create(task_slug="add", path="device_only", kernel=kernel, author=ada)
         judge_row(created.evaluation, result)
 
 

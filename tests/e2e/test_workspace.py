@@ -51,7 +51,7 @@ def fast_password_hashing(settings):
 @pytest.fixture
 def eval_queue():
     """This test's evaluations go to a queue of its own (as in test_submit_flow)."""
-    from submissions.actors import evaluate_cpu_sim
+    from workers.actors import evaluate_cpu_sim
 
     broker = dramatiq.get_broker()
     name = f"test.eval.{uuid.uuid4().hex[:10]}"
@@ -122,7 +122,7 @@ def test_annotate_fix_review_walkthrough(live_server, browser, page, screenshot,
         pytest.skip(f"the sample task {SAMPLE.name} is not in the suite")
     from dramatiq import Worker
 
-    from submissions.services import submission_create
+    from submissions.intake import submission_create
     from tasks.services import task_sync_from_suite
 
     shutil.copytree(SAMPLE, tmp_path / "suite" / SAMPLE.name)

@@ -46,7 +46,7 @@ def _evaluator_missing() -> str | None:
 @pytest.fixture
 def eval_queue(settings):
     """This test's evaluations go to a queue of its own on whatever broker the settings give."""
-    from submissions.actors import evaluate_cpu_sim
+    from workers.actors import evaluate_cpu_sim
 
     settings.AKGEN_RATE_KEY_PREFIX = f"test:{uuid.uuid4().hex}:"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

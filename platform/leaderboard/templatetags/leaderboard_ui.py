@@ -1,4 +1,5 @@
-"""Formatting of leaderboard numbers: a rate with its bootstrap interval on hover."""
+"""Formatting of leaderboard numbers (a rate with its bootstrap interval on hover), and the parts
+of other apps' pages that the leaderboard owns: a submission's review state."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from django import template
 from django.utils.html import format_html
 
 from leaderboard.metrics import Cell
+from leaderboard.selectors import submission_review
 
 register = template.Library()
 
@@ -44,3 +46,10 @@ def times(row, column: str):
 @register.filter
 def level_cell(row, level: int):
     return (row.by_level or {}).get(int(level))
+
+
+@register.simple_tag(takes_context=True)
+def review_of(context, submission) -> dict:
+    """{% review_of submission as review %}: review.quarantine (shown to its owner and staff) and
+    review.can_report, for the submission page (submissions cannot import the leaderboard)."""
+    return submission_review(submission, user=context["request"].user)

@@ -5,13 +5,17 @@ from django.db import migrations, models
 
 def backfill(apps, schema_editor):
     """Classify evaluations judged before the field existed (run rebuild_leaderboard afterwards)."""
-    from leaderboard.metrics import failure_category
+    from bench_runner.contracts import failure_category
 
     Evaluation = apps.get_model("submissions", "Evaluation")
     failed = Evaluation.objects.filter(status="done").exclude(verdict__in=["", "passed"])
     batch = []
     for ev in failed.only("pk", "verdict", "result").iterator(chunk_size=2000):
-        ev.failure_category = failure_category(ev.verdict, ev.result)
+        result = ev.result if isinstance(ev.result, dict) else {}
+        try:
+            ev.failure_category = failure_category(ev.verdict, result.get("diagnostics") or [])
+        except ValueError:  # a verdict the contract does not know
+            ev.failure_category = "other"
         batch.append(ev)
         if len(batch) >= 2000:
             Evaluation.objects.bulk_update(batch, ["failure_category"])

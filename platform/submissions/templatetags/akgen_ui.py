@@ -12,6 +12,7 @@ from django import template
 
 from submissions.highlight import render_markdown
 from submissions.presenters import STEPS, submitter_label, verdict_info
+from submissions.selectors import submission_list
 
 register = template.Library()
 
@@ -157,8 +158,6 @@ def verdict_badge(verdict: str = "", status: str = "", stage: str = "", size: st
 @register.inclusion_tag("submissions/partials/recent.html", takes_context=True)
 def recent_submissions(context, count: int = 8):
     """The latest submissions the viewer may see, for the landing page."""
-    from submissions.selectors import submission_list
-
     request = context.get("request")
     user = getattr(request, "user", None)
     return {"rows": list(submission_list(user=user)[:count])}

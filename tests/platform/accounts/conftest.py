@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import token_create
-from submissions import services as submission_services
+from submissions import intake
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +28,7 @@ def fresh_rate_limits(settings):
 @pytest.fixture(autouse=True)
 def no_sends():
     """The evaluator is not under test here: evaluation_send is mocked, its calls counted."""
-    with mock.patch.object(submission_services, "evaluation_send") as send:
+    with mock.patch.object(intake, "evaluation_send") as send:
         yield send
 
 

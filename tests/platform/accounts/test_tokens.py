@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from accounts import services
 from accounts.models import ApiToken
-from submissions.errors import SubmissionRejected
+from core.errors import Rejected
 
 ME = "/api/v1/me/"
 
@@ -106,11 +106,11 @@ def test_expired_key_is_refused(user):
 
 
 def test_expiry_in_the_past_and_unknown_scopes_are_rejected(user):
-    with pytest.raises(SubmissionRejected) as info:
+    with pytest.raises(Rejected) as info:
         services.token_create(user=user, name="x", scopes=["read"], expires_at=timezone.now() - timedelta(days=1))
     assert info.value.code == "invalid_expiry"
     for scopes in ([], ["admin"], "read,root"):
-        with pytest.raises(SubmissionRejected) as info:
+        with pytest.raises(Rejected) as info:
             services.token_create(user=user, name="x", scopes=scopes)
         assert info.value.code == "invalid_scopes"
 

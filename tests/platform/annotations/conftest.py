@@ -12,7 +12,7 @@ from django.utils import timezone
 from annotations import services
 from annotations.models import QueueKind
 from annotations.roles import role_grant
-from submissions import services as submission_services
+from submissions import intake
 from submissions.models import EvalStatus, Evaluation
 from tests.platform.factories import make_task
 
@@ -46,7 +46,7 @@ PASSED_RESULT = {"verdict": "passed", "stage": "done", "cases": [{"name": "small
 @pytest.fixture(autouse=True)
 def no_broker():
     """Submissions are saved but never sent: tests finish evaluations by hand."""
-    with mock.patch.object(submission_services, "evaluation_send") as send:
+    with mock.patch.object(intake, "evaluation_send") as send:
         yield send
 
 
@@ -74,7 +74,7 @@ def judge(submission, result: dict) -> Evaluation:
 
 
 def submit(task, kernel: str, result: dict | None, author=None):
-    created = submission_services.submission_create(task_slug=task.slug, path="device_only", kernel=kernel,
+    created = intake.submission_create(task_slug=task.slug, path="device_only", kernel=kernel,
                                                     author=author)
     if result is not None:
         judge(created.submission, result)

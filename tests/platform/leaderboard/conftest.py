@@ -11,9 +11,10 @@ from unittest import mock
 import pytest
 from django.contrib.auth import get_user_model
 
-from submissions import services as submission_services
+from submissions import intake
 from submissions.models import LanguageModel, Run
 from tests.platform.factories import make_task
+from workers import pipeline
 
 OUTCOMES = {
     "passed": {"verdict": "passed"},
@@ -30,15 +31,15 @@ OUTCOMES = {
 def judge(*, task, kernel: str, outcome: str, speedup: float | None = None, author=None, run=None,
           sample_index=None, visibility="public"):
     """Submit and finish one evaluation the way a worker does; returns the submission."""
-    with mock.patch.object(submission_services, "evaluation_send"):
-        created = submission_services.submission_create(
+    with mock.patch.object(intake, "evaluation_send"):
+        created = intake.submission_create(
             task_slug=task.slug, path="device_only", kernel=kernel, author=author, run=run,
             sample_index=sample_index, visibility=visibility)
-    claim = submission_services.evaluation_claim(evaluation_id=created.evaluation.pk, worker="test")
+    claim = pipeline.evaluation_claim(evaluation_id=created.evaluation.pk, worker="test")
     result = dict(OUTCOMES[outcome])
     if outcome == "passed":
         result["speedup"] = speedup
-    assert submission_services.evaluation_finish(claim, result)
+    assert pipeline.evaluation_finish(claim, result)
     return created.submission
 
 

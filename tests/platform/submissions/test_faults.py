@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from django.db import OperationalError, connection, connections
 
+from submissions.intake import submission_create
 from submissions.models import EvalStatus, Evaluation
-from submissions.services import submission_create
 from tasks.services import task_sync_from_suite
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -6,10 +6,11 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from submissions import services
+from submissions import intake
 from submissions.errors import SourceTooLarge, SubmissionRejected, UnknownTask
 from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission
 from tests.platform.factories import make_task
+from workers import pipeline
 
 KERNEL = '#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void add_custom() {}\n'
 
@@ -17,7 +18,7 @@ KERNEL = '#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void ad
 @pytest.fixture(autouse=True)
 def no_sends():
     """These tests are about rows; sends are checked by counting calls, not by a broker."""
-    with mock.patch.object(services, "evaluation_send") as send:
+    with mock.patch.object(intake, "evaluation_send") as send, mock.patch.object(pipeline, "evaluation_send", send):
         yield send
 
 
@@ -29,10 +30,10 @@ def run(user):
 
 def test_create_saves_submission_and_queued_evaluation(task, user, no_sends, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        created = services.submission_create(task_slug="add", path="device_only", kernel=KERNEL, author=user)
+        created = intake.submission_create(task_slug="add", path="device_only", kernel=KERNEL, author=user)
     assert created.created
     assert created.submission.task_version == task.current_version
-    assert created.submission.sha256 == services.source_sha256(KERNEL, None)
+    assert created.submission.sha256 == intake.source_sha256(KERNEL, None)
     assert created.evaluation.status == EvalStatus.QUEUED
     no_sends.assert_called_once_with(created.evaluation)
 
@@ -53,7 +54,7 @@ def test_create_saves_submission_and_queued_evaluation(task, user, no_sends, dja
 def test_bad_input_is_rejected_and_nothing_saved(task, kwargs, error, code):
     args = {"task_slug": "add", "path": "device_only", "kernel": KERNEL} | kwargs
     with pytest.raises(error) as info:
-        services.submission_create(**args)
+        intake.submission_create(**args)
     assert info.value.code == code
     assert Submission.objects.count() == 0
     assert Evaluation.objects.count() == 0
@@ -62,15 +63,15 @@ def test_bad_input_is_rejected_and_nothing_saved(task, kwargs, error, code):
 def test_path_not_offered_by_task(db):
     make_task("relu", paths=("device_only",))
     with pytest.raises(SubmissionRejected) as info:
-        services.submission_create(task_slug="relu", path="host_device", kernel=KERNEL, host="int main(){}")
+        intake.submission_create(task_slug="relu", path="host_device", kernel=KERNEL, host="int main(){}")
     assert info.value.code == "path_not_offered"
 
 
 def test_run_samples_are_idempotent(task, run, no_sends):
-    first = services.submission_create(task_slug="add", path="device_only", kernel=KERNEL, run=run, sample_index=0)
-    again = services.submission_create(task_slug="add", path="device_only", kernel=KERNEL + "//", run=run,
+    first = intake.submission_create(task_slug="add", path="device_only", kernel=KERNEL, run=run, sample_index=0)
+    again = intake.submission_create(task_slug="add", path="device_only", kernel=KERNEL + "//", run=run,
                                        sample_index=0)
-    other = services.submission_create(task_slug="add", path="device_only", kernel=KERNEL, run=run, sample_index=1)
+    other = intake.submission_create(task_slug="add", path="device_only", kernel=KERNEL, run=run, sample_index=1)
     assert first.created and not again.created and other.created
     assert again.submission.pk == first.submission.pk
     assert again.submission.kernel_source == KERNEL
@@ -78,37 +79,37 @@ def test_run_samples_are_idempotent(task, run, no_sends):
 
 
 def _queued(task):
-    return services.submission_create(task_slug=task.slug, path="device_only", kernel=KERNEL).evaluation
+    return intake.submission_create(task_slug=task.slug, path="device_only", kernel=KERNEL).evaluation
 
 
 def test_claim_is_exclusive_and_finish_needs_the_current_attempt(task):
     evaluation = _queued(task)
-    claim = services.evaluation_claim(evaluation_id=evaluation.pk, worker="w1")
+    claim = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="w1")
     assert claim is not None and claim.attempt == 1
-    assert services.evaluation_claim(evaluation_id=evaluation.pk, worker="w2") is None
+    assert pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="w2") is None
 
     # The lease expires (worker died); another worker takes over with attempt 2.
     Evaluation.objects.filter(pk=evaluation.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
-    takeover = services.evaluation_claim(evaluation_id=evaluation.pk, worker="w2")
+    takeover = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="w2")
     assert takeover is not None and takeover.attempt == 2
 
     # The first worker comes back: its verdict must not land.
-    assert services.evaluation_finish(claim, {"verdict": "passed"}) is False
-    assert services.evaluation_finish(takeover, {"verdict": "wrong_answer", "perf": {"cycles": 10}}) is True
+    assert pipeline.evaluation_finish(claim, {"verdict": "passed"}) is False
+    assert pipeline.evaluation_finish(takeover, {"verdict": "wrong_answer", "perf": {"cycles": 10}}) is True
     row = Evaluation.objects.get(pk=evaluation.pk)
     assert (row.status, row.verdict, row.passed, row.compiled, row.cycles) == (
         EvalStatus.DONE, "wrong_answer", False, True, 10)
     # A finished evaluation is never claimed again (redelivered message).
-    assert services.evaluation_claim(evaluation_id=evaluation.pk, worker="w3") is None
+    assert pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="w3") is None
 
 
 def test_infrastructure_failures_requeue_then_fail_after_three(task, no_sends, django_capture_on_commit_callbacks):
     evaluation = _queued(task)
     for attempt in range(1, 4):
-        claim = services.evaluation_claim(evaluation_id=evaluation.pk, worker="w")
+        claim = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="w")
         assert claim.attempt == attempt
         with django_capture_on_commit_callbacks(execute=True):
-            services.evaluation_fail_infra(claim, f"disk full #{attempt}")
+            pipeline.evaluation_fail_infra(claim, f"disk full #{attempt}")
     row = Evaluation.objects.get(pk=evaluation.pk)
     assert row.status == EvalStatus.FAILED
     assert row.verdict == "system_error"
@@ -123,12 +124,12 @@ def test_reconciler_resends_stale_queued_and_recovers_dead_workers(task, no_send
     stale = _queued(task)
     dead = _queued(task)
     Evaluation.objects.filter(pk=stale.pk).update(enqueued_at=timezone.now() - timedelta(minutes=5))
-    claim = services.evaluation_claim(evaluation_id=dead.pk, worker="gone")
+    claim = pipeline.evaluation_claim(evaluation_id=dead.pk, worker="gone")
     Evaluation.objects.filter(pk=dead.pk).update(lease_until=timezone.now() - timedelta(seconds=5))
     no_sends.reset_mock()
 
     with django_capture_on_commit_callbacks(execute=True):
-        count = services.reconcile_stuck()
+        count = pipeline.reconcile_stuck()
 
     assert count == 2
     sent = {call.args[0].pk for call in no_sends.call_args_list}
@@ -138,4 +139,4 @@ def test_reconciler_resends_stale_queued_and_recovers_dead_workers(task, no_send
     assert row.status == EvalStatus.QUEUED and row.infra_failures == 1
     assert "gone" in row.error
     # The dead worker's late verdict is refused.
-    assert services.evaluation_finish(claim, {"verdict": "passed"}) is False
+    assert pipeline.evaluation_finish(claim, {"verdict": "passed"}) is False

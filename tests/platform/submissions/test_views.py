@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.contrib.auth import get_user_model
 
-from submissions import services
+from submissions import intake
 from submissions.models import Evaluation, LanguageModel, Run
 from tests.platform.tasks.samples import (
     ADD_LINE,
@@ -21,6 +21,7 @@ from tests.platform.tasks.samples import (
     judge_row,
     make_add_task,
 )
+from workers import pipeline
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +44,7 @@ def bob(db):
 
 
 def _submit(user, kernel=EXPERT, *, visibility="public", result=None, task_slug="add"):
-    created = services.submission_create(task_slug=task_slug, path="device_only", kernel=kernel, author=user,
+    created = intake.submission_create(task_slug=task_slug, path="device_only", kernel=kernel, author=user,
                                          visibility=visibility)
     if result is not None:
         judge_row(created.evaluation, result)
@@ -67,19 +68,19 @@ def test_status_partial_polls_until_the_verdict_then_stops(client, add, user):
     assert 'data-status="queued"' in queued and "Next in the queue" in queued
     assert 'data-step="queued" aria-current="step"' in queued
 
-    claim = services.evaluation_claim(evaluation_id=evaluation.pk, worker="w1/t")
-    services.evaluation_set_stage(claim, "compile")
+    claim = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="w1/t")
+    pipeline.evaluation_set_stage(claim, "compile")
     compiling = _status(client, submission).content.decode()
     assert 'hx-trigger="every 1s"' in compiling
     assert 'data-step="compiling" aria-current="step"' in compiling
     assert "Compiling…" in compiling and "w1/t" in compiling
 
-    services.evaluation_set_stage(claim, "run")
+    pipeline.evaluation_set_stage(claim, "run")
     running = _status(client, submission).content.decode()
     assert 'data-step="running" aria-current="step"' in running
     assert "Running cases…" in running
 
-    services.evaluation_finish(claim, WRONG_ANSWER)
+    pipeline.evaluation_finish(claim, WRONG_ANSWER)
     response = _status(client, submission)
     done = response.content.decode()
     assert "hx-trigger" not in done  # polling stops
@@ -100,9 +101,9 @@ def test_status_partial_counts_the_queue(client, add, user):
 def test_infrastructure_failure_is_explained_and_not_blamed_on_the_kernel(client, add, user):
     submission = _submit(user)
     evaluation = submission.evaluations.get()
-    for _ in range(services.MAX_INFRA_FAILURES):
-        claim = services.evaluation_claim(evaluation_id=evaluation.pk, worker="w")
-        services.evaluation_fail_infra(claim, "RuntimeError: disk full\n/secret/path")
+    for _ in range(pipeline.MAX_INFRA_FAILURES):
+        claim = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="w")
+        pipeline.evaluation_fail_infra(claim, "RuntimeError: disk full\n/secret/path")
     html = client.get(f"/submissions/{submission.pk}/").content.decode()
     assert 'data-verdict="system_error"' in html
     assert "not a verdict on your kernel" in html
@@ -257,7 +258,7 @@ def test_mine_lists_only_my_submissions_and_needs_login(client, add, user, bob, 
 def test_submissions_of_a_model_run_show_the_model(client, add, user):
     llm = LanguageModel.objects.create(owner=user, name="tiny-coder")
     run = Run.objects.create(model=llm, name="k4", samples_per_task=4)
-    created = services.submission_create(task_slug="add", path="device_only", kernel=EXPERT, run=run, sample_index=2)
+    created = intake.submission_create(task_slug="add", path="device_only", kernel=EXPERT, run=run, sample_index=2)
     html = client.get(f"/submissions/{created.submission.pk}/").content.decode()
     assert "tiny-coder / k4 #2" in html
 

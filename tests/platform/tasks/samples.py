@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import copy
 
-from submissions import services
 from submissions.models import Evaluation
 from tasks.models import Task, TaskVersion
+from workers import pipeline
 
 API_DESC = """\
 # Add
@@ -282,10 +282,10 @@ COMPILE_ERROR = {
 
 def judge_row(evaluation: Evaluation, result: dict, *, stages=("compile", "run", "verify", "measure")) -> Evaluation:
     """Walk an evaluation through what a worker does (claim, stages, finish) with ``result``."""
-    claim = services.evaluation_claim(evaluation_id=evaluation.pk, worker="test-worker/1")
+    claim = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="test-worker/1")
     assert claim is not None
     for stage in stages:
-        services.evaluation_set_stage(claim, stage)
-    assert services.evaluation_finish(claim, copy.deepcopy(result))
+        pipeline.evaluation_set_stage(claim, stage)
+    assert pipeline.evaluation_finish(claim, copy.deepcopy(result))
     evaluation.refresh_from_db()
     return evaluation

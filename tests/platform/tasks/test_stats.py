@@ -2,27 +2,28 @@
 
 import pytest
 
-from submissions import services
+from leaderboard.task_stats import task_stats_rebuild
+from submissions import intake
 from submissions.models import Evaluation
 from tasks.models import TaskVersion
 from tasks.selectors import task_list
-from tasks.services import task_stats_rebuild
 from tests.platform.factories import make_task
+from workers import pipeline
 
 KERNEL = "// kernel\n"
 
 
 def _judge(task, verdict, *, speedup=None, visibility="public", toolchain="cpu-sim"):
-    created = services.submission_create(task_slug=task.slug, path="device_only", kernel=KERNEL,
+    created = intake.submission_create(task_slug=task.slug, path="device_only", kernel=KERNEL,
                                          visibility=visibility, toolchain=toolchain)
-    claim = services.evaluation_claim(evaluation_id=created.evaluation.pk, worker="w")
-    assert services.evaluation_finish(claim, {"verdict": verdict, "speedup": speedup})
+    claim = pipeline.evaluation_claim(evaluation_id=created.evaluation.pk, worker="w")
+    assert pipeline.evaluation_finish(claim, {"verdict": verdict, "speedup": speedup})
     return created.evaluation
 
 
 @pytest.mark.django_db
 def test_finishing_evaluations_updates_the_list_counters(monkeypatch):
-    monkeypatch.setattr(services, "evaluation_send", lambda evaluation: None)  # no broker needed
+    monkeypatch.setattr(intake, "evaluation_send", lambda evaluation: None)  # no broker needed
     task = make_task("add")
     _judge(task, "passed", speedup=1.2)
     _judge(task, "passed", speedup=3.5, visibility="private")  # counted, but not ranked
@@ -33,12 +34,12 @@ def test_finishing_evaluations_updates_the_list_counters(monkeypatch):
     assert (row.n_judged, row.n_passed, row.best_speedup) == (5, 4, 1.2)
 
     # A lost race does not count twice: the first worker's late finish is refused.
-    created = services.submission_create(task_slug="add", path="device_only", kernel=KERNEL)
-    first = services.evaluation_claim(evaluation_id=created.evaluation.pk, worker="a")
+    created = intake.submission_create(task_slug="add", path="device_only", kernel=KERNEL)
+    first = pipeline.evaluation_claim(evaluation_id=created.evaluation.pk, worker="a")
     Evaluation.objects.filter(pk=created.evaluation.pk).update(lease_until=None, status="queued")
-    second = services.evaluation_claim(evaluation_id=created.evaluation.pk, worker="b")
-    assert services.evaluation_finish(second, {"verdict": "passed", "speedup": 2.0})
-    assert not services.evaluation_finish(first, {"verdict": "passed", "speedup": 2.0})
+    second = pipeline.evaluation_claim(evaluation_id=created.evaluation.pk, worker="b")
+    assert pipeline.evaluation_finish(second, {"verdict": "passed", "speedup": 2.0})
+    assert not pipeline.evaluation_finish(first, {"verdict": "passed", "speedup": 2.0})
     assert task_list().get(slug="add").n_judged == 6
 
     # The rebuild from evaluations agrees with what was counted incrementally.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from submissions import services
+from submissions import intake
 from submissions.models import Evaluation, Submission
 from tasks.models import Task
 from tests.platform.tasks.samples import EXPERT, PASSED, WRONG_ANSWER, judge_row, make_add_task
@@ -23,7 +23,7 @@ def suite(db):
 
 
 def _judged(task_slug, result, *, author=None, visibility="public", kernel=EXPERT):
-    created = services.submission_create(task_slug=task_slug, path="device_only", kernel=kernel, author=author,
+    created = intake.submission_create(task_slug=task_slug, path="device_only", kernel=kernel, author=author,
                                          visibility=visibility)
     judge_row(created.evaluation, result)
     return created.submission

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from accounts.services import token_create
-from submissions.errors import SubmissionRejected
+from core.errors import Rejected
 
 
 class Command(BaseCommand):
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         expires_at = timezone.now() + timedelta(days=expires_days) if expires_days else None
         try:
             new = token_create(user=owner, name=name, scopes=scopes, expires_at=expires_at)
-        except SubmissionRejected as exc:
+        except Rejected as exc:
             raise CommandError(exc.message) from exc
         self.stderr.write(f"Created {new.token.prefix} for {owner.username} with scopes "
                           f"{','.join(new.token.scopes)}; the key is not stored and cannot be shown again.")

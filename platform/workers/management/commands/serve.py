@@ -8,6 +8,10 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from releases.services import release_resend_unfinished
+from workers.embedded import start_embedded_worker
+from workers.reconcile import ReconcilerThread, reconcile
+
 
 class Command(BaseCommand):
     help = "Serve the site; in embedded mode (no BROKER_URL) also run an evaluation worker in-process."
@@ -19,17 +23,12 @@ class Command(BaseCommand):
     def handle(self, *args, addrport: str, worker_threads: int, **options) -> None:
         worker = reconciler = None
         if settings.AKGEN_EMBEDDED_WORKER:
-            from submissions.reconcile import ReconcilerThread, reconcile
-            from workers.embedded import start_embedded_worker
-
             worker = start_embedded_worker(threads=worker_threads)
             self.stdout.write(f"In-process worker: {worker_threads} threads (embedded mode).")
             # The in-memory broker forgot the last run's messages; the database did not.
             resent = reconcile(queued_for=timedelta(0))
             if resent:
                 self.stdout.write(f"Re-sent {resent} evaluation(s) left unfinished by the last run.")
-            from releases.services import release_resend_unfinished
-
             if releases := release_resend_unfinished():
                 self.stdout.write(f"Re-sent {releases} release build(s) left unfinished by the last run.")
             reconciler = ReconcilerThread()

@@ -26,7 +26,7 @@ def task_prompts(task: Task) -> dict[str, str]:
             return {path: builder.build_prompt(on_disk, path) for path in paths}
     except Exception:  # the suite may be elsewhere or malformed; the fallback still helps
         logger.info("no prompt builder result for %s; using the fallback", task.slug, exc_info=True)
-    return {path: _fallback(version, path) for path in paths}
+    return {path: fallback_prompt(version, path) for path in paths}
 
 
 def default_path(task: Task) -> str:
@@ -34,7 +34,8 @@ def default_path(task: Task) -> str:
     return "device_only" if "device_only" in paths else paths[0]
 
 
-def _fallback(version, path: str) -> str:
+def fallback_prompt(version, path: str) -> str:
+    """The prompt built from what the database holds of a version (releases use it too)."""
     parts = ["You are writing an AscendC kernel for a Huawei Ascend NPU.", "", version.api_desc.strip()]
     if version.template_kernel.strip():
         parts += ["", "Complete this kernel:", "```cpp", version.template_kernel.rstrip(), "```"]

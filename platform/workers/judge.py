@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 
+from bench_runner.evaluate import evaluate
 from submissions.models import Evaluation
 
 
@@ -17,8 +18,6 @@ def cache_dir() -> Path:
 
 def judge(evaluation: Evaluation, *, on_stage: Callable[[str], None]) -> dict[str, Any]:
     """Evaluate the evaluation's submission; returns the evaluator's result object."""
-    from bench_runner.evaluate import evaluate
-
     submission = evaluation.submission
     return evaluate(
         submission.task.slug,

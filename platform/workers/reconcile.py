@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from django.db import close_old_connections, connection
 
-from submissions.services import reconcile_stuck
+from workers.pipeline import reconcile_stuck
 
 logger = logging.getLogger(__name__)
 

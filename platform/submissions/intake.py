@@ -1,35 +1,34 @@
-"""Write-side operations on submissions and their evaluations.
+"""Taking submissions in: what the web pages and the API run (workers run workers.pipeline).
 
-The database is the source of truth: rows are committed before any message is sent, workers
-claim rows with an attempt counter and a lease, and finish them only while their attempt is
-current. A lost message or a dead worker is repaired by submissions.reconcile.
+A submission is validated (size, UTF-8, a path the task offers, a run the caller owns and a
+sample index in its range), saved with its Evaluation in one transaction, and handed to
+submissions.queueing only once that commits; it is idempotent on (run, task, sample_index).
+The submissions of one user are serialised so the cap on pending evaluations cannot be
+overshot, and in a batch one bad item never loses the good ones. Nothing is evaluated here.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
-import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from submissions.errors import SourceTooLarge, SubmissionRejected, UnknownTask
-from submissions.models import EvalStatus, Evaluation, Path_, Run, Submission, Visibility
+from bench_runner.contracts import DEFAULT_SOC, MAX_SOURCE_BYTES
+from submissions.errors import (
+    NotYours,
+    SourceTooLarge,
+    SubmissionRejected,
+    TooManyPending,
+    UnknownTask,
+)
+from submissions.models import Evaluation, Path_, Run, Submission, Visibility
+from submissions.queueing import QUEUES, evaluation_send
+from submissions.selectors import pending_count
 from tasks.models import Task
-
-logger = logging.getLogger(__name__)
-
-MAX_SOURCE_BYTES = 64 * 1024
-MAX_INFRA_FAILURES = 3
-QUEUES = {"cpu-sim": "eval.cpu-sim", "cann": "eval.cann-910b"}
 
 
 def source_sha256(kernel: str, host: str | None) -> str:
@@ -60,11 +59,6 @@ def _check_source(field: str, text: str | None, *, required: bool) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise SubmissionRejected("invalid_source", f"'{field}' is not valid UTF-8.", {field: "not UTF-8"}) from exc
-
-
-def lease() -> timedelta:
-    """How long a claim holds without renewal; a worker that stops renewing loses it."""
-    return timedelta(seconds=settings.AKGEN_EVAL_LEASE_S)
 
 
 @dataclass
@@ -247,170 +241,141 @@ def _existing_sample(run: Run, task: Task, sample_index: int | None) -> Created 
 
 
 def _default_soc(toolchain: str) -> str:
-    return "Ascend910B2"
+    return DEFAULT_SOC
 
 
-def evaluation_send(evaluation: Evaluation) -> None:
-    """Hand an evaluation id to its toolchain's queue. Failure to send is repaired by the reconciler."""
-    from submissions.actors import actor_for
-
-    try:
-        actor_for(evaluation.toolchain).send(evaluation.pk)
-    except Exception:
-        logger.warning("could not send evaluation %s; the reconciler will retry", evaluation.pk, exc_info=True)
+# --- the per-user cap and run ownership (pages and API alike) --------------------------------
 
 
-# --- worker side ---------------------------------------------------------------------------
+_LOCK_CLASS = 0x616B67  # "akg": namespace of the per-user advisory locks
 
 
-@dataclass(frozen=True)
-class Claim:
-    evaluation_id: int
-    attempt: int
+@dataclass
+class ItemResult:
+    index: int
+    status_code: int
+    created: Created | None = None
+    error: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.created is not None
 
 
-def evaluation_claim(*, evaluation_id: int, worker: str) -> Claim | None:
-    """Take the evaluation if it is queued or its lease expired; None if someone else has it or it is done."""
-    now = timezone.now()
-    claimable = Q(status=EvalStatus.QUEUED) | Q(status=EvalStatus.RUNNING, lease_until__lt=now)
-    taken = Evaluation.objects.filter(claimable, pk=evaluation_id).update(
-        status=EvalStatus.RUNNING, attempt=F("attempt") + 1, lease_until=now + lease(),
-        worker=worker, started_at=now, stage="preparing",
-    )
-    if not taken:
-        return None
-    attempt = Evaluation.objects.values_list("attempt", flat=True).get(pk=evaluation_id)
-    return Claim(evaluation_id, attempt)
+def max_pending() -> int:
+    return int(settings.AKGEN_MAX_PENDING_PER_USER)
 
 
-def _mine(claim: Claim):
-    return Evaluation.objects.filter(pk=claim.evaluation_id, attempt=claim.attempt, status=EvalStatus.RUNNING)
+def _lock_user(user) -> None:
+    """Serialise one user's submissions so the concurrency cap cannot be overshot by a race.
+
+    PostgreSQL: a transaction-scoped advisory lock per user. SQLite: its IMMEDIATE transactions
+    already serialise writers.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_CLASS, user.pk])
 
 
-def evaluation_renew(claim: Claim) -> bool:
-    return bool(_mine(claim).update(lease_until=timezone.now() + lease()))
+class _Runs:
+    """The caller's runs, looked up once per request."""
+
+    def __init__(self, user) -> None:
+        self.user = user
+        self._cache: dict[int, Run | None] = {}
+
+    def get(self, run_id: int) -> Run:
+        if run_id not in self._cache:
+            self._cache[run_id] = Run.objects.select_related("model").filter(pk=run_id, model__owner=self.user).first()
+        run = self._cache[run_id]
+        if run is None:
+            raise NotYours("unknown_run", f"You have no run with id {run_id}.", {"run": "not one of your runs"})
+        return run
 
 
-def evaluation_set_stage(claim: Claim, stage: str) -> None:
-    _mine(claim).update(stage=stage, lease_until=timezone.now() + lease())
-
-
-def evaluation_finish(claim: Claim, result: dict[str, Any]) -> bool:
-    """Store a verdict; False if this attempt lost the row (another worker took over)."""
-    from leaderboard.metrics import failure_category
-    from leaderboard.services import leaderboard_record
-    from tasks.services import RANKED_TOOLCHAIN, task_stats_record
-
-    perf = result.get("perf") or {}
-    verdict = result.get("verdict", "")
-    passed = verdict == "passed"
-    speedup = _number(result.get("speedup"), float)
-    with transaction.atomic():
-        if not _mine(claim).update(
-            status=EvalStatus.DONE, stage="", verdict=verdict, result=result,
-            compiled=verdict not in ("compile_error", "system_error", "sandbox_violation") and bool(verdict),
-            passed=passed, speedup=speedup, cycles=_number(perf.get("cycles"), int),
-            failure_category=failure_category(verdict, result), finished_at=timezone.now(), lease_until=None,
-        ):
-            return False
-        row = (Evaluation.objects.filter(pk=claim.evaluation_id)
-               .values("toolchain", "submission__task_version_id", "submission__visibility").get())
-        task_stats_record(
-            task_version_id=row["submission__task_version_id"], passed=passed, speedup=speedup,
-            ranked=row["toolchain"] == RANKED_TOOLCHAIN and row["submission__visibility"] == Visibility.PUBLIC,
+def _draft(user, data: dict, runs: _Runs, tasks: dict) -> Draft:
+    """Validate one item: the run is the caller's, the sample index in its range, the sources sane."""
+    run_id = data.get("run")
+    run = runs.get(run_id) if run_id is not None else None
+    sample_index = data.get("sample_index")
+    if run is not None and sample_index is not None and sample_index >= run.samples_per_task:
+        raise SubmissionRejected(
+            "invalid_sample", f"Run {run.pk} has {run.samples_per_task} samples per task; "
+            f"sample_index must be 0..{run.samples_per_task - 1}.",
+            {"sample_index": f"0..{run.samples_per_task - 1}"},
         )
-        leaderboard_record(claim.evaluation_id)
-    return True
-
-
-def _number(value: Any, kind: type):
-    """A finite number or None: the verdict must land even if a metric is odd."""
-    try:
-        number = kind(value)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return number if math.isfinite(number) else None
-
-
-def evaluation_fail_infra(claim: Claim, reason: str) -> Evaluation | None:
-    """Our fault, not the submitter's: queue again, or give up after MAX_INFRA_FAILURES."""
-    with transaction.atomic():
-        row = _mine(claim).select_for_update().first()
-        if row is None:
-            return None
-        _requeue_or_fail(row, reason)
-    return row
-
-
-def _requeue_or_fail(row: Evaluation, reason: str) -> None:
-    row.infra_failures += 1
-    row.error = reason[:2000]
-    row.lease_until = None
-    row.stage = ""
-    if row.infra_failures >= MAX_INFRA_FAILURES:
-        row.status = EvalStatus.FAILED
-        row.verdict = "system_error"
-        row.finished_at = timezone.now()
-        row.save()
-        return
-    row.status = EvalStatus.QUEUED
-    row.enqueued_at = timezone.now()
-    row.save()
-    transaction.on_commit(lambda: evaluation_send(row))
-
-
-@contextmanager
-def lease_keeper(claim: Claim) -> Iterator[None]:
-    """Renew the lease in a background thread (every third of it) while the evaluation runs."""
-    every_s = settings.AKGEN_EVAL_LEASE_S / 3
-    import threading
-
-    from django.db import connection
-
-    stop = threading.Event()
-
-    def renew() -> None:
-        try:
-            while not stop.wait(every_s):
-                try:
-                    evaluation_renew(claim)
-                except Exception:
-                    logger.warning("lease renewal failed for %s", claim, exc_info=True)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=renew, name=f"lease-{claim.evaluation_id}", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=5)
-
-
-def reconcile_stuck(*, queued_for: timedelta = timedelta(minutes=2)) -> int:
-    """Re-send queued evaluations whose message may be lost; recover rows of dead workers."""
-    now = timezone.now()
-    count = 0
-    stale_queued = Evaluation.objects.filter(
-        Q(enqueued_at__lt=now - queued_for) | Q(enqueued_at__isnull=True), status=EvalStatus.QUEUED
+    return submission_validate(
+        task_slug=data["task"],
+        path=data.get("path") or (run.path if run is not None else Path_.DEVICE_ONLY),
+        kernel=data["kernel"],
+        host=data.get("host"),
+        author=user,
+        run=run,
+        sample_index=sample_index,
+        toolchain=run.toolchain if run is not None else "cpu-sim",
+        visibility=data.get("visibility") or "public",
+        tasks=tasks,
     )
-    for evaluation in stale_queued.iterator():
-        Evaluation.objects.filter(pk=evaluation.pk, status=EvalStatus.QUEUED).update(enqueued_at=now)
-        evaluation_send(evaluation)
-        count += 1
-    expired = Evaluation.objects.filter(status=EvalStatus.RUNNING, lease_until__lt=now).values_list("pk", flat=True)
-    for pk in list(expired):
-        with transaction.atomic():
-            row = (Evaluation.objects.select_for_update(skip_locked=True)
-                   .filter(pk=pk, status=EvalStatus.RUNNING, lease_until__lt=now).first())
-            if row is None:
+
+
+def _too_many(pending: int, cap: int) -> TooManyPending:
+    return TooManyPending(f"You have {pending} evaluations queued or running; the limit is {cap}. "
+                          "Wait for some to finish.", pending=pending, cap=cap)
+
+
+def api_submit(*, user, data: dict) -> Created:
+    """One submission for `user`; raises SubmissionRejected (400/404/413) or TooManyPending (429)."""
+    with transaction.atomic():
+        _lock_user(user)
+        draft = _draft(user, data, _Runs(user), {})
+        existing = submissions_existing([draft]).get(draft.key) if draft.key else None
+        if existing is not None:  # repeating an accepted sample is always fine
+            return existing
+        pending, cap = pending_count(user), max_pending()
+        if pending >= cap:
+            raise _too_many(pending, cap)
+        return submission_create_many([draft])[0]
+
+
+def api_submit_batch(*, user, items: list[tuple[int, dict | None, dict | None]]) -> list[ItemResult]:
+    """Many submissions; each item is accepted or refused on its own.
+
+    `items` holds (index, validated data, None) or (index, None, error body) for items that failed
+    input validation. Accepted items are inserted together (submission_create_many), committed
+    together and queued after the commit.
+    """
+    results: dict[int, ItemResult] = {}
+    runs, tasks = _Runs(user), {}
+    with transaction.atomic():
+        _lock_user(user)
+        drafts: list[tuple[int, Draft]] = []
+        for index, data, error in items:
+            if data is None:
+                results[index] = ItemResult(index, 400, error=error)
                 continue
-            _requeue_or_fail(row, f"worker {row.worker or '?'} stopped renewing its lease (attempt {row.attempt})")
-            count += 1
-    return count
-
-
-def queued_count() -> int:
-    return Evaluation.objects.filter(status=EvalStatus.QUEUED).count()
-
+            try:
+                drafts.append((index, _draft(user, data, runs, tasks)))
+            except SubmissionRejected as exc:
+                results[index] = ItemResult(index, exc.status_code, error={
+                    "code": exc.code, "message": exc.message, "fields": exc.fields})
+        existing = submissions_existing([d for _, d in drafts])
+        pending, cap = pending_count(user), max_pending()
+        accepted: list[tuple[int, Draft]] = []
+        keys_taken: set = set()
+        for index, draft in drafts:
+            # Repeats (stored, or earlier in this batch) cost nothing; new work waits for the queue.
+            if draft.key is not None and (draft.key in existing or draft.key in keys_taken):
+                accepted.append((index, draft))
+                continue
+            if pending >= cap:
+                exc = _too_many(pending, cap)
+                results[index] = ItemResult(index, exc.status_code, error={
+                    "code": exc.code, "message": exc.message, "fields": exc.fields})
+                continue
+            pending += 1
+            if draft.key is not None:
+                keys_taken.add(draft.key)
+            accepted.append((index, draft))
+        for (index, _), created in zip(accepted, submission_create_many([d for _, d in accepted]), strict=True):
+            results[index] = ItemResult(index, 201 if created.created else 200, created=created)
+    return [results[index] for index, _, _ in items]

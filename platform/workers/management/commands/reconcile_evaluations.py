@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand, CommandError
 from django.db import InterfaceError, OperationalError, close_old_connections, connections
 
-from submissions.reconcile import reconcile
+from workers.reconcile import reconcile
 
 
 class Command(BaseCommand):

@@ -1,49 +1,15 @@
-"""Read-side queries of the API on submissions, models and runs (the profile pages use them too)."""
+"""A run's progress while it is judged: per task the samples submitted, pending and judged, and
+pass@1 and pass@k so far (leaderboard.metrics' estimator), as /api/v1/runs/<id>/ reports it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q
 
 from leaderboard.metrics import pass_at_k
-from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission
-from submissions.selectors import (
-    submissions_visible_to,  # the one visibility rule, shared with the pages
-)
-
-PENDING = (EvalStatus.QUEUED, EvalStatus.RUNNING)
-
-
-def submission_get_for(user, pk: int) -> Submission | None:
-    """The submission with its evaluations if `user` may see it, else None (answered as 404).
-
-    Private submissions (drafts) are visible to their author and staff only.
-    """
-    return (submissions_visible_to(user).select_related("task", "task_version", "run")
-            .prefetch_related("evaluations").filter(pk=pk).first())
-
-
-def submissions_of(user) -> QuerySet[Submission]:
-    return Submission.objects.filter(author=user).select_related("task").prefetch_related("evaluations")
-
-
-def pending_count(user) -> int:
-    """Evaluations of this user's submissions that are queued or running (the concurrency cap)."""
-    return Evaluation.objects.filter(submission__author=user, status__in=PENDING).count()
-
-
-def llms_of(user) -> QuerySet[LanguageModel]:
-    return LanguageModel.objects.filter(owner=user).annotate(n_runs=Count("runs"))
-
-
-def runs_of(user) -> QuerySet[Run]:
-    return (Run.objects.filter(model__owner=user).select_related("model")
-            .annotate(n_submissions=Count("submissions")))
-
-
-def run_get(pk: int) -> Run | None:
-    return Run.objects.select_related("model", "model__owner").filter(pk=pk).first()
+from submissions.models import EvalStatus, Evaluation, Run
+from submissions.selectors import PENDING
 
 
 @dataclass
