@@ -10,10 +10,9 @@ from accounts import urls as account_urls
 from akgen import views
 from leaderboard import urls as leaderboard_urls
 from submissions import urls as submission_urls
-from tasks import urls as task_urls
 
-# /tasks/: the list (tasks), a task's page (leaderboard), its submissions and editor (submissions).
-task_pages = [*task_urls.urlpatterns, *leaderboard_urls.task_patterns, *submission_urls.task_patterns]
+# /tasks/: the list and a task's page (leaderboard), its submissions and editor (submissions).
+task_pages = [*leaderboard_urls.task_patterns, *submission_urls.task_patterns]
 # /accounts/: sign-up, profile and tokens (accounts), the profile's model and run forms (submissions).
 account_pages = [*account_urls.account_patterns, *submission_urls.profile_patterns]
 

@@ -24,6 +24,7 @@ from annotations.errors import NotVisible
 from annotations.models import Annotation, Item, Queue, QueueKind, Status
 from submissions.models import Evaluation, Submission
 
+
 def primary_evaluation(submission: Submission | None) -> Evaluation | None:
     if submission is None:
         return None

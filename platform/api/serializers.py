@@ -169,7 +169,18 @@ class TaskOutput(serializers.Serializer):
     version = serializers.CharField(allow_null=True, help_text="Content hash of the current version.")
 
 
+class TaskResultsOutput(serializers.Serializer):
+    judged = serializers.IntegerField(help_text="Evaluations of the current version with a verdict.")
+    passed = serializers.IntegerField()
+    unjudged = serializers.IntegerField(help_text="Ended without a verdict (infrastructure failures).")
+    pending = serializers.IntegerField()
+    best_speedup = serializers.FloatField(allow_null=True, help_text="The task board's best (ranked toolchain).")
+    toolchain = serializers.CharField()
+    verdicts = serializers.DictField(child=serializers.IntegerField())
+
+
 class TaskDetailOutput(TaskOutput):
+    results = TaskResultsOutput(help_text="Results, from the same aggregates as the task page and its board.")
     api_desc = serializers.CharField()
     template_kernel = serializers.CharField()
     template_host = serializers.CharField()

@@ -22,6 +22,7 @@ from api.exceptions import error_body, flatten_errors
 from api.pagination import Pagination
 from api.permissions import HasScope, required_scope
 from leaderboard.progress import run_progress
+from leaderboard.task_stats import RANKED_TOOLCHAIN, task_stats
 from submissions.intake import MAX_SOURCE_BYTES, api_submit, api_submit_batch, max_pending
 from submissions.models import Evaluation
 from submissions.runs import llm_create, run_create
@@ -281,6 +282,12 @@ class TaskDetailApi(ApiView):
             "api_desc": version.api_desc, "template_kernel": version.template_kernel,
             "template_host": version.template_host, "spec": version.spec,
         }
+        stats = task_stats(task)
+        best = max((t.best_speedup for t in stats.per_toolchain if t.toolchain == RANKED_TOOLCHAIN
+                    and t.best_speedup is not None), default=None)
+        body["results"] = {"judged": stats.judged, "passed": stats.passed, "unjudged": stats.unjudged,
+                           "pending": stats.pending, "best_speedup": best, "toolchain": RANKED_TOOLCHAIN,
+                           "verdicts": dict(stats.verdicts)}
         prompts = task_prompts(task)
         body["prompts"] = prompts
         body["prompt"] = prompts.get(default_path(task), "")

@@ -165,8 +165,10 @@ def _counted():
 
 
 @transaction.atomic
-def rebuild(scope: Scope = Scope()) -> dict[str, int]:
-    """Recompute the aggregates of `scope` from the evaluations; returns row counts written."""
+def rebuild(scope: Scope | None = None) -> dict[str, int]:
+    """Recompute the aggregates of `scope` (default: everything) from the evaluations; returns
+    the number of rows written per table."""
+    scope = scope or Scope()
     out = {"run_task_stats": 0, "failure_counts": 0, "task_verdict_counts": 0, "ranked_kernels": 0}
     runs = None if scope.everything else (scope.run_ids or ())  # None: every run
     versions = None if scope.everything else (scope.task_version_ids or ())

@@ -21,7 +21,7 @@ def _v(value: Any) -> Any:
 def models_table(filters: selectors.Filters) -> tuple[list[str], list[list[Any]], list[dict]]:
     rows = selectors.sort_rows(selectors.model_leaderboard(filters), "exec@1")
     metric_cols = [f"{kind}@{k}" for kind in ("compile", "exec") for k in metrics.KS] + [
-        "mean_speedup", "geomean_speedup", "fast_1", "fast_1.5", "tasks", "solved", "samples"]
+        "mean_speedup", "geomean_speedup", "fast_1", "fast_1.5", "tasks", "solved", "samples", "unjudged"]
     header = ["run", "run_name", "model", "training_stage", "baseline", *metric_cols]
     for kind in ("compile", "exec"):
         for k in metrics.KS:

@@ -136,6 +136,8 @@ class TaskTally:
     speedup_count: int = 0
     speedup_sum: float = 0.0
     speedup_log_sum: float = 0.0
+    #: Samples without a verdict (the infrastructure failed): not in n, reported beside it.
+    unjudged: int = 0
 
 
 @dataclass(frozen=True)
@@ -163,13 +165,16 @@ def _cell(values: np.ndarray, *, intervals: bool) -> Cell:
 def summarize(tallies: Sequence[TaskTally], *, ks: Sequence[int] = KS, intervals: bool = True) -> dict[str, Any]:
     """The model leaderboard's numbers for one run over a set of tasks.
 
-    compile@k / exec@k: mean over tasks of the unbiased pass@k (tasks with fewer than k samples
-    are left out of that column); speedups are over correct samples; fast_p over tasks attempted.
+    compile@k / exec@k: mean over tasks of the unbiased pass@k over judged samples (tasks with
+    fewer than k judged samples are left out of that column); speedups are over correct samples;
+    fast_p over tasks attempted. ``unjudged`` counts samples that have no verdict: a run with any
+    is not complete, and the boards say so instead of ranking it as if it were.
     """
     n = np.array([t.n for t in tallies], dtype=np.int64)
     comp = np.array([t.compiled for t in tallies], dtype=np.int64)
     passed = np.array([t.passed for t in tallies], dtype=np.int64)
-    out: dict[str, Any] = {"tasks": len(tallies), "samples": int(n.sum())}
+    out: dict[str, Any] = {"tasks": len(tallies), "samples": int(n.sum()),
+                           "unjudged": sum(t.unjudged for t in tallies)}
     for k in ks:
         out[f"compile@{k}"] = _cell(pass_at_k_array(n, comp, k), intervals=intervals)
         out[f"exec@{k}"] = _cell(pass_at_k_array(n, passed, k), intervals=intervals)
@@ -194,17 +199,3 @@ def pass_curve(tallies: Sequence[TaskTally], k_max: int) -> list[tuple[int, floa
         values = values[~np.isnan(values)]
         points.append((k, float(values.mean()) if values.size else None))
     return points
-
-
-def failure_category(verdict: str, result: Mapping[str, Any] | None) -> str:
-    """The one category a failed evaluation is counted under: its first error diagnostic's.
-
-    A wrong answer with no diagnostic is a numerical mismatch; passing evaluations have none ("").
-    """
-    if verdict in ("", "passed"):
-        return ""
-    for diag in (result or {}).get("diagnostics") or []:
-        if isinstance(diag, Mapping) and diag.get("severity", "error") == "error" and diag.get("category"):
-            return str(diag["category"])[:40]
-    return {"wrong_answer": "numerical_mismatch", "timeout": "timeout",
-            "sandbox_violation": "sandbox_violation", "system_error": "infrastructure"}.get(verdict, "other")

@@ -16,11 +16,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Sum
 
 from leaderboard import metrics
 from leaderboard.metrics import Cell, TaskTally
-from leaderboard.models import FailureCount, Quarantine, RankedKernel, RunTaskStat
+from leaderboard.models import Dismissal, FailureCount, Quarantine, RankedKernel, RunTaskStat
+from leaderboard.task_stats import best_kernels
 from submissions.models import EvalStatus, Evaluation, Run, Visibility
 from tasks.models import Task
 
@@ -101,14 +102,15 @@ def tallies_by_run(filters: Filters, run_ids: list[int] | None = None) -> dict[i
     """Per run, one TaskTally per task (rows of several paths/SoCs of a task are added up)."""
     acc: dict[tuple[int, int], dict[str, Any]] = {}
     fields = ("run_id", "task_id", "task__level", "n", "n_compiled", "n_passed", "best_speedup",
-              "speedup_count", "speedup_sum", "speedup_log_sum")
+              "speedup_count", "speedup_sum", "speedup_log_sum", "n_unjudged")
     for row in _stat_rows(filters, run_ids).values_list(*fields):
-        run_id, task_id, level, n, comp, passed, best, sc, ss, sls = row
+        run_id, task_id, level, n, comp, passed, best, sc, ss, sls, unjudged = row
         cur = acc.get((run_id, task_id))
         if cur is None:
             acc[(run_id, task_id)] = {"level": level, "n": n, "comp": comp, "passed": passed, "best": best,
-                                      "sc": sc, "ss": ss, "sls": sls}
+                                      "sc": sc, "ss": ss, "sls": sls, "unjudged": unjudged}
             continue
+        cur["unjudged"] += unjudged
         cur["n"] += n
         cur["comp"] += comp
         cur["passed"] += passed
@@ -119,7 +121,7 @@ def tallies_by_run(filters: Filters, run_ids: list[int] | None = None) -> dict[i
     out: dict[int, list[TaskTally]] = defaultdict(list)
     for (run_id, task_id), v in sorted(acc.items()):
         out[run_id].append(TaskTally(task_id, v["level"], v["n"], v["comp"], v["passed"], v["best"], v["sc"],
-                                     v["ss"], v["sls"]))
+                                     v["ss"], v["sls"], v["unjudged"]))
     return out
 
 
@@ -142,6 +144,15 @@ class BoardRow:
         v = self.metrics.get(column)
         return v.value if isinstance(v, Cell) else v
 
+    @property
+    def unjudged(self) -> int:
+        return int(self.metrics.get("unjudged") or 0)
+
+    @property
+    def complete(self) -> bool:
+        """Every sample has a verdict; a run with unjudged samples is listed, not ranked."""
+        return self.baseline or self.unjudged == 0
+
     def as_dict(self) -> dict[str, Any]:
         def plain(v):
             return v.as_dict() if isinstance(v, Cell) else v
@@ -150,6 +161,7 @@ class BoardRow:
             "run": self.run_id, "run_name": self.run_name, "model": self.model_name,
             "training_stage": self.training_stage, "base_model": self.base_model,
             "samples_per_task": self.samples_per_task, "decoding": self.decoding, "baseline": self.baseline,
+            "rank": self.rank, "complete": self.complete, "unjudged": self.unjudged,
             "metrics": {k: plain(v) for k, v in self.metrics.items()},
             "by_level": {f"L{lvl}": {k: plain(v) for k, v in cells.items()} for lvl, cells in self.by_level.items()},
         }
@@ -218,18 +230,25 @@ def model_leaderboard(filters: Filters) -> list[BoardRow]:
 
 
 def sort_rows(rows: list[BoardRow], column: str, descending: bool = True) -> list[BoardRow]:
-    """Baselines first (marked, never ranked), then runs by a column; runs without a value go
-    last whichever the direction. Sets each run's rank."""
+    """Baselines first (marked, never ranked), then complete runs by a column (runs without a
+    value last whichever the direction), then runs with unjudged samples, in the same order but
+    without a rank: their numbers stand on fewer samples than they asked for. Sets each rank."""
     if column not in COLUMNS:
         column = "exec@1"
-    runs = [r for r in rows if not r.baseline]
-    have = [r for r in runs if r.value(column) is not None]
-    missing = [r for r in runs if r.value(column) is None]
-    have.sort(key=lambda r: (r.value(column), -r.run_id if descending else r.run_id), reverse=descending)
-    ordered = have + missing
-    for i, row in enumerate(ordered, 1):
+
+    def ordered(runs: list[BoardRow]) -> list[BoardRow]:
+        have = [r for r in runs if r.value(column) is not None]
+        missing = [r for r in runs if r.value(column) is None]
+        have.sort(key=lambda r: (r.value(column), -r.run_id if descending else r.run_id), reverse=descending)
+        return have + missing
+
+    complete = ordered([r for r in rows if not r.baseline and r.complete])
+    incomplete = ordered([r for r in rows if not r.baseline and not r.complete])
+    for i, row in enumerate(complete, 1):
         row.rank = i
-    return [r for r in rows if r.baseline] + ordered
+    for row in incomplete:
+        row.rank = None
+    return [r for r in rows if r.baseline] + complete + incomplete
 
 
 def filter_options() -> dict[str, list]:
@@ -253,6 +272,7 @@ class TaskEntry:
     who: str
     kind: str  # "person" or "model"
     run_id: int | None
+    #: The record called it suspicious and no reviewer has dismissed that yet.
     flagged: bool
 
 
@@ -263,8 +283,8 @@ def task_leaderboard(task: Task, *, who: str = "all", toolchain: str = DEFAULT_T
     Each person or run appears once, with their best kernel (a leaderboard of 50 copies of one
     kernel tells nobody anything).
     """
-    rows = (RankedKernel.objects.filter(task=task, toolchain=toolchain, quarantined=False)
-            .select_related("author", "run__model").order_by("-speedup", "submitted_at", "pk"))
+    rows = (best_kernels([task.pk], toolchain=toolchain).select_related("author", "run__model")
+            .annotate(dismissed=Exists(Dismissal.objects.filter(submission=OuterRef("submission")))))
     if who == "people":
         rows = rows.filter(run__isnull=True)
     elif who == "models":
@@ -283,7 +303,7 @@ def task_leaderboard(task: Task, *, who: str = "all", toolchain: str = DEFAULT_T
         else:
             name, kind = (r.author.username if r.author else "(deleted user)"), "person"
         entries.append(TaskEntry(len(entries) + 1, r.speedup, r.submission_id, r.submitted_at, name, kind,
-                                 r.run_id, r.flagged))
+                                 r.run_id, r.flagged and not r.dismissed))
         if len(entries) >= limit:
             break
     return entries

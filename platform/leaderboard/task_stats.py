@@ -1,64 +1,51 @@
-"""A task's results: the counters kept on each TaskVersion for the task list (judged, passed,
-best public cpu-sim speedup), written as evaluations finish and rebuilt from them, and the task
-page's summary.
+"""A task's results as the task list and the task page show them, read from the aggregates.
 
-Result statistics count evaluations on a task's *current* version (results stay attached to the
-version they were judged on); counts include private submissions, while the best speedup comes
-from public ones only. The ranked entries of a task page come from leaderboard.selectors.
+Counts come from TaskVerdictCount (a few rows per task version), the best speedup from the top of
+the task's ranked kernels — the same row the task board shows first — so the list, the page, the
+board and the API agree by construction, quarantine included, and no view scans evaluations.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Count, F, Max, Q, Sum, Value
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
-from submissions.models import EvalStatus, Evaluation, Visibility
-from tasks.models import Task, TaskVersion
+from leaderboard.aggregates import UNJUDGED_VERDICT
+from leaderboard.models import RankedKernel, TaskVerdictCount
+from submissions.models import EvalStatus, Evaluation
+from tasks.models import Task
 
-#: Speedups are only comparable within one toolchain; the list ranks this one.
+#: Speedups are only comparable within one toolchain; the task list ranks this one.
 RANKED_TOOLCHAIN = "cpu-sim"
+PASSED = "passed"
 
 
-def task_stats_record(*, task_version_id: int, passed: bool, speedup: float | None, ranked: bool) -> None:
-    """Count one finished evaluation on its task version (call inside the finishing transaction)."""
-    changes = {"judged_count": F("judged_count") + 1}
-    if passed:
-        changes["passed_count"] = F("passed_count") + 1
-        if ranked and speedup is not None:
-            changes["best_speedup"] = Greatest(Coalesce(F("best_speedup"), Value(speedup)), Value(speedup))
-    TaskVersion.objects.filter(pk=task_version_id).update(**changes)
+def best_kernels(task_ids=None, *, toolchain: str = RANKED_TOOLCHAIN) -> QuerySet[RankedKernel]:
+    """Ranked kernels in board order (fastest first, ties to the earlier submission)."""
+    rows = RankedKernel.objects.filter(toolchain=toolchain, quarantined=False)
+    if task_ids is not None:
+        rows = rows.filter(task_id__in=task_ids)
+    return rows.order_by("-speedup", "submitted_at", "pk")
 
 
-def task_stats_rebuild(*, task_version_ids: list[int] | None = None) -> int:
-    """Recompute the counters from the evaluations (after bulk loads or manual fixes)."""
-    versions = TaskVersion.objects.all()
-    if task_version_ids is not None:
-        versions = versions.filter(pk__in=task_version_ids)
-    done = Evaluation.objects.filter(status=EvalStatus.DONE)
-    rows = done.values("submission__task_version").annotate(
-        n_judged=Count("pk"),
-        n_passed=Count("pk", filter=Q(passed=True)),
-        best=Max("speedup", filter=Q(passed=True, toolchain=RANKED_TOOLCHAIN,
-                                     submission__visibility=Visibility.PUBLIC,
-                                     submission__quarantine__isnull=True)),  # staff-hidden results
+def _count_of(version_ref: str, toolchain: str | None, **filters) -> Coalesce:
+    rows = TaskVerdictCount.objects.filter(task_version=OuterRef(version_ref), **filters)
+    if toolchain is not None:
+        rows = rows.filter(toolchain=toolchain)
+    total = rows.values("task_version").annotate(n=Sum("count")).values("n")[:1]
+    return Coalesce(Subquery(total, output_field=IntegerField()), Value(0))
+
+
+def with_task_counts(qs: QuerySet[Task]) -> QuerySet[Task]:
+    """Annotate n_judged, n_passed (current version, every toolchain) and best_speedup (ranked
+    toolchain, every version: the task board's top)."""
+    return qs.annotate(
+        n_judged=_count_of("current_version", None) - _count_of("current_version", None, verdict=UNJUDGED_VERDICT),
+        n_passed=_count_of("current_version", None, verdict=PASSED),
+        best_speedup=Subquery(best_kernels().filter(task=OuterRef("pk")).values("speedup")[:1]),
     )
-    stats = {row["submission__task_version"]: row for row in rows}
-    count = 0
-    with transaction.atomic():
-        for version in versions.select_for_update().only("pk"):
-            row = stats.get(version.pk, {})
-            TaskVersion.objects.filter(pk=version.pk).update(
-                judged_count=row.get("n_judged", 0), passed_count=row.get("n_passed", 0),
-                best_speedup=row.get("best"),
-            )
-            count += 1
-    return count
-
-
-# --- the task page -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +55,8 @@ class ToolchainStats:
     judged: int
     compiled: int
     passed: int
+    unjudged: int
     best_speedup: float | None
-    submitters: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,31 +74,42 @@ class TaskStats:
     def passed(self) -> int:
         return sum(t.passed for t in self.per_toolchain)
 
+    @property
+    def unjudged(self) -> int:
+        return sum(t.unjudged for t in self.per_toolchain)
+
 
 def task_stats(task: Task) -> TaskStats:
-    """The task page's result summary: counts per toolchain, verdict mix, what is still pending."""
-    evaluations = Evaluation.objects.filter(submission__task=task,
-                                            submission__task_version_id=task.current_version_id)
-    done = evaluations.filter(status=EvalStatus.DONE)
-    per_toolchain = [
-        ToolchainStats(
-            toolchain=row["toolchain"], soc=row["soc"], judged=row["n_judged"], compiled=row["n_compiled"],
-            passed=row["n_passed"], best_speedup=row["best"], submitters=row["n_submitters"],
-        )
-        for row in done.order_by("toolchain", "soc").values("toolchain", "soc").annotate(
-            n_judged=Count("pk"),
-            n_compiled=Count("pk", filter=Q(compiled=True)),
-            n_passed=Count("pk", filter=Q(passed=True)),
-            best=Max("speedup", filter=Q(passed=True, submission__visibility=Visibility.PUBLIC)),
-            n_submitters=Count("submission__author", distinct=True) + Count("submission__run", distinct=True),
-        )
-    ]
-    verdicts = [
-        (row["verdict"], row["n"])
-        for row in done.exclude(verdict="").values("verdict").annotate(n=Count("pk")).order_by("-n", "verdict")
-    ]
-    pending = evaluations.filter(status__in=[EvalStatus.QUEUED, EvalStatus.RUNNING]).count()
-    # Earlier versions' counters are kept by evaluation_finish; no need to scan their evaluations.
-    earlier = (TaskVersion.objects.filter(task=task).exclude(pk=task.current_version_id)
-               .aggregate(n=Sum("judged_count"))["n"] or 0)
-    return TaskStats(per_toolchain, verdicts, pending, earlier)
+    """The task page's summary: counts of the current version per target, the verdict mix, what is
+    pending, and per toolchain the task board's best speedup (every version, like the board)."""
+    per: dict[tuple[str, str], dict[str, int]] = {}
+    verdicts: dict[str, int] = {}
+    earlier = 0
+    rows = TaskVerdictCount.objects.filter(task=task).values_list("task_version_id", "toolchain", "soc", "verdict",
+                                                                   "compiled", "count")
+    for version_id, toolchain, soc, verdict, compiled, n in rows:
+        judged = verdict != UNJUDGED_VERDICT
+        if version_id != task.current_version_id:
+            earlier += n if judged else 0
+            continue
+        acc = per.setdefault((toolchain, soc), {"judged": 0, "compiled": 0, "passed": 0, "unjudged": 0})
+        if not judged:
+            acc["unjudged"] += n
+            continue
+        acc["judged"] += n
+        acc["compiled"] += n if compiled else 0
+        acc["passed"] += n if verdict == PASSED else 0
+        verdicts[verdict] = verdicts.get(verdict, 0) + n
+    best = {}
+    for toolchain in {t for t, _ in per}:
+        top = best_kernels([task.pk], toolchain=toolchain).first()  # the task board's first row
+        best[toolchain] = top.speedup if top else None
+    per_toolchain = [ToolchainStats(t, s, v["judged"], v["compiled"], v["passed"], v["unjudged"], best.get(t))
+                     for (t, s), v in sorted(per.items())]
+    pending = (Evaluation.objects.filter(status__in=[EvalStatus.QUEUED, EvalStatus.RUNNING], submission__task=task,
+                                         submission__task_version_id=task.current_version_id).count())
+    mix = sorted(verdicts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return TaskStats(per_toolchain, mix, pending, earlier)
+
+
+__all__ = ["RANKED_TOOLCHAIN", "TaskStats", "ToolchainStats", "best_kernels", "task_stats", "with_task_counts"]

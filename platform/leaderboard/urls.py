@@ -15,7 +15,8 @@ urlpatterns = [
     path("report/<int:pk>/", views.report, name="report"),
 ]
 
-#: The task page; akgen.urls puts it under /tasks/ ("tasks:detail").
+#: The task list and a task's page; akgen.urls puts them under /tasks/ ("tasks:index", "tasks:detail").
 task_patterns = [
+    path("", task_views.task_index, name="index"),
     path("<slug:slug>/", task_views.task_detail, name="detail"),
 ]

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from bench_runner.contracts import SUSPICIOUS_SPEEDUP
 from core.htmx import htmx_target, int_or_none
 from leaderboard import charts, exports, selectors, services
 from leaderboard.metrics import KS, LEVEL_WEIGHTS, SPEED_BONUS
@@ -183,8 +184,7 @@ def review(request):
                 services.quarantine_lift(submission=submission, by=request.user)
                 messages.success(request, f"Submission #{submission.pk} is ranked again.")
             elif request.POST.get("action") == "dismiss":
-                Report.objects.filter(submission=submission).update(resolved=True)
-                RankedKernel.objects.filter(submission=submission).update(flagged=False)
+                services.flag_dismiss(submission=submission, by=request.user)
                 messages.success(request, f"Submission #{submission.pk} was checked and stays ranked.")
             else:
                 services.quarantine_submission(submission=submission, reason=request.POST.get("reason", ""),
@@ -193,10 +193,10 @@ def review(request):
         except (services.NotAllowed, services.ReportRejected) as exc:
             messages.error(request, str(exc))
         return redirect("leaderboard:review")
-    flagged = (RankedKernel.objects.filter(flagged=True, quarantined=False)
+    flagged = (RankedKernel.objects.filter(flagged=True, quarantined=False, submission__dismissal__isnull=True)
                .select_related("task", "author", "run__model").order_by("-speedup")[:100])
     reports = Report.objects.filter(resolved=False).select_related("submission__task", "reporter")[:100]
     quarantined = Quarantine.objects.select_related("submission__task", "created_by").order_by("-created_at")[:100]
     return render(request, "leaderboard/review.html", {
         "flagged": flagged, "reports": reports, "quarantined": quarantined,
-        "threshold": services.suspicious_speedup()})
+        "threshold": SUSPICIOUS_SPEEDUP})

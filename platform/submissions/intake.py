@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from bench_runner.contracts import DEFAULT_SOC, MAX_SOURCE_BYTES
+from bench_runner.contracts import DEFAULT_SOC, MAX_SOURCE_BYTES, SourceRejected, check_source
 from submissions.errors import (
     NotYours,
     SourceTooLarge,
@@ -39,26 +39,18 @@ def source_sha256(kernel: str, host: str | None) -> str:
     return digest.hexdigest()
 
 
+#: What the field-level error says for each of the contract's rejection codes.
+_FIELD_HINT = {"missing_source": "required", "invalid_source": "not valid text",
+               "source_too_large": f"at most {MAX_SOURCE_BYTES} bytes"}
+
+
 def _check_source(field: str, text: str | None, *, required: bool) -> None:
-    if text is None or text == "":
-        if required:
-            raise SubmissionRejected("missing_source", f"'{field}' is required.", {field: "required"})
-        return
-    if not isinstance(text, str):
-        raise SubmissionRejected("invalid_source", f"'{field}' must be a string.", {field: "not a string"})
-    size = len(text.encode("utf-8", errors="surrogatepass"))
-    if size > MAX_SOURCE_BYTES:
-        raise SourceTooLarge(
-            "source_too_large",
-            f"'{field}' is {size} bytes; the limit is {MAX_SOURCE_BYTES} bytes.",
-            {field: f"at most {MAX_SOURCE_BYTES} bytes"},
-        )
-    if "\x00" in text:
-        raise SubmissionRejected("invalid_source", f"'{field}' contains a NUL byte.", {field: "NUL byte"})
+    """The evaluator's own rule (bench_runner.contracts.check_source), as a 400/413 for the API."""
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise SubmissionRejected("invalid_source", f"'{field}' is not valid UTF-8.", {field: "not UTF-8"}) from exc
+        check_source(field, text, required=required)
+    except SourceRejected as exc:
+        error = SourceTooLarge if exc.code == "source_too_large" else SubmissionRejected
+        raise error(exc.code, str(exc)[0].upper() + str(exc)[1:] + ".", {field: _FIELD_HINT[exc.code]}) from None
 
 
 @dataclass

@@ -27,7 +27,7 @@ class VerdictInfo:
 
 
 #: How each of the contract's verdicts reads on a page (bench_runner.contracts.Verdict is the list).
-VERDICTS: dict[str, VerdictInfo] = {v.code: v for v in [
+VERDICT_LABELS: dict[str, VerdictInfo] = {v.code: v for v in [
     VerdictInfo(Verdict.PASSED, "Passed", "ok",
             "Every case matched the golden output within the task's tolerances."),
     VerdictInfo(Verdict.WRONG_ANSWER, "Wrong answer", "bad",
@@ -49,7 +49,7 @@ VERDICTS: dict[str, VerdictInfo] = {v.code: v for v in [
 def verdict_info(code: str | None) -> VerdictInfo | None:
     if not code:
         return None
-    return VERDICTS.get(code) or VerdictInfo(code, code.replace("_", " ").capitalize(), "bad", "")
+    return VERDICT_LABELS.get(code) or VerdictInfo(code, code.replace("_", " ").capitalize(), "bad", "")
 
 
 # --- small coercions ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from submissions.errors import SubmissionRejected, TooManyPending
 from submissions.forms import SubmissionForm
 from submissions.intake import api_submit
 from submissions.models import Path_, Visibility
-from submissions.presenters import VERDICTS
+from submissions.presenters import VERDICT_LABELS
 from submissions.selectors import (
     LIST_SORTS,
     VERDICT_GROUPS,
@@ -43,12 +43,12 @@ def _submit_allowance(user_id: int) -> dict | None:
 def task_submissions(request, slug: str):
     task = get_object_or_404(Task.objects.select_related("current_version"), slug=slug)
     verdict = request.GET.get("verdict") or ""
-    if verdict not in VERDICTS and verdict not in VERDICT_GROUPS:
+    if verdict not in VERDICT_LABELS and verdict not in VERDICT_GROUPS:
         verdict = ""
     sort = request.GET.get("sort") if request.GET.get("sort") in LIST_SORTS else "new"
     qs = submission_list(user=request.user, task=task, verdict=verdict or None, sort=sort)
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    context = {"task": task, "page": page, "verdict": verdict, "sort": sort, "verdicts": VERDICTS,
+    context = {"task": task, "page": page, "verdict": verdict, "sort": sort, "verdicts": VERDICT_LABELS,
                "compare_a": int_or_none(request.GET.get("a"))}
     return render(request, "tasks/submissions.html", context)
 

@@ -20,7 +20,7 @@ from submissions.errors import SubmissionRejected
 from submissions.forms import ModelForm, RunForm
 from submissions.models import Path_
 from submissions.presenters import (
-    VERDICTS,
+    VERDICT_LABELS,
     evaluation_view,
     source_listings,
     submitter_label,
@@ -217,13 +217,13 @@ def _side(submission):
 @require_GET
 def submission_mine(request):
     verdict = request.GET.get("verdict") or ""
-    if verdict not in VERDICTS and verdict not in VERDICT_GROUPS:
+    if verdict not in VERDICT_LABELS and verdict not in VERDICT_GROUPS:
         verdict = ""
     sort = request.GET.get("sort") if request.GET.get("sort") in LIST_SORTS else "new"
     qs = submission_list(user=request.user, author=request.user, verdict=verdict or None, sort=sort)
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "submissions/mine.html",
-                  {"page": page, "verdict": verdict, "sort": sort, "verdicts": VERDICTS})
+                  {"page": page, "verdict": verdict, "sort": sort, "verdicts": VERDICT_LABELS})
 
 
 # --- models and runs (forms of the profile page) ---------------------------------------------

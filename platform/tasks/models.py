@@ -40,12 +40,6 @@ class TaskVersion(models.Model):
     template_host = models.TextField(blank=True, default="")
     expert_kernel = models.TextField(blank=True, default="", help_text="Staff-only until passed.")
     expert_host = models.TextField(blank=True, default="")
-    # Result counters for list pages, kept by workers.pipeline.evaluation_finish (and rebuilt
-    # by leaderboard.task_stats.task_stats_rebuild): aggregating evaluations per request does
-    # not scale to 10^5 submissions.
-    judged_count = models.PositiveIntegerField(default=0)
-    passed_count = models.PositiveIntegerField(default=0)
-    best_speedup = models.FloatField(null=True, blank=True, help_text="Best public cpu-sim speedup.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

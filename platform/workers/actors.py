@@ -13,6 +13,7 @@ import dramatiq
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
+from bench_runner.errors import InputError
 from submissions.models import Evaluation
 from submissions.queueing import ACTORS, QUEUES
 from workers.heartbeat import beat, worker_name
@@ -21,6 +22,7 @@ from workers.models import WorkerHeartbeat
 from workers.pipeline import (
     evaluation_claim,
     evaluation_fail_infra,
+    evaluation_fail_unusable,
     evaluation_finish,
     evaluation_set_stage,
     lease_keeper,
@@ -55,14 +57,32 @@ def evaluation_process(evaluation_id: int) -> None:
     evaluation = Evaluation.objects.select_related("submission__task").get(pk=evaluation_id)
     with lease_keeper(claim):
         try:
-            result = judge(evaluation, on_stage=lambda stage: evaluation_set_stage(claim, stage))
+            record = judge(evaluation, on_stage=lambda stage: evaluation_set_stage(claim, stage))
+        except InputError as exc:  # the evaluator refused the input: a retry would refuse it again
+            logger.warning("evaluation %s cannot be evaluated: %s", evaluation_id, exc)
+            evaluation_fail_unusable(claim, f"the evaluator refused this submission: {exc}")
+            return
         except Exception as exc:
             logger.exception("evaluation %s failed in the infrastructure", evaluation_id)
-            reason = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"
-            evaluation_fail_infra(claim, reason)
+            evaluation_fail_infra(claim, _reason(exc))
             return
-    if not evaluation_finish(claim, result):
+    if record.is_infrastructure_failure:
+        evaluation_fail_infra(claim, f"the evaluator reported a system error: {record.reason or 'no reason given'}")
+        return
+    try:
+        finished = evaluation_finish(claim, record)
+    except (OperationalError, InterfaceError):
+        raise  # the database is away: the message is retried (_database_hiccup)
+    except Exception as exc:  # storing failed for another reason: ours, never the kernel's
+        logger.exception("evaluation %s could not be stored", evaluation_id)
+        evaluation_fail_infra(claim, "storing the verdict failed: " + _reason(exc))
+        return
+    if not finished:
         logger.warning("evaluation %s attempt %s lost its lease before finishing", evaluation_id, claim.attempt)
+
+
+def _reason(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"
 
 
 # One actor per toolchain queue, under the names submissions.queueing sends to.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 
+from bench_runner.contracts import EvaluationResult
 from bench_runner.evaluate import evaluate
 from submissions.models import Evaluation
 
@@ -16,8 +16,12 @@ def cache_dir() -> Path:
     return Path(settings.VAR_DIR) / "eval-cache"
 
 
-def judge(evaluation: Evaluation, *, on_stage: Callable[[str], None]) -> dict[str, Any]:
-    """Evaluate the evaluation's submission; returns the evaluator's result object."""
+def judge(evaluation: Evaluation, *, on_stage: Callable[[str], None]) -> EvaluationResult:
+    """Evaluate the evaluation's submission; returns the evaluator's record.
+
+    Raises bench_runner.errors.InputError when the evaluator refuses the input (never worth a
+    retry) and anything else when the machine failed.
+    """
     submission = evaluation.submission
     return evaluate(
         submission.task.slug,

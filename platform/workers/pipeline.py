@@ -4,30 +4,31 @@ the verdict, or count an infrastructure failure; and the reconciler's repairs.
 The database is the source of truth: workers claim rows with an attempt counter and a lease,
 and finish them only while their attempt is current, so a redelivered message or a worker that
 lost its lease can never overwrite a verdict. A lost message or a dead worker is repaired by
-reconcile_stuck (workers.reconcile runs it). Finishing records the result everywhere it
-counts (leaderboard aggregates, the task list's counters) in the same transaction.
+reconcile_stuck (workers.reconcile runs it). Finishing stores the evaluator's record
+(bench_runner.contracts) as it is and counts it through leaderboard.aggregates, its one
+writer, in the same transaction. Only infrastructure failures are retried; after
+MAX_INFRA_FAILURES, or at once when the evaluator refuses the input, an evaluation ends
+unjudged (status failed, verdict system_error) and is counted as such, never dropped.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from leaderboard.metrics import failure_category
-from leaderboard.services import leaderboard_record
-from leaderboard.task_stats import RANKED_TOOLCHAIN, task_stats_record
-from submissions.models import EvalStatus, Evaluation, Visibility
+from bench_runner.contracts import EvaluationResult, Verdict, number
+from leaderboard import aggregates
+from leaderboard.aggregates import Ended
+from submissions.models import EvalStatus, Evaluation
 from submissions.queueing import evaluation_send
 
 logger = logging.getLogger(__name__)
@@ -42,8 +43,41 @@ def lease() -> timedelta:
 
 @dataclass(frozen=True)
 class Claim:
+    """A worker's hold on one evaluation: the attempt that may finish it, and what it judges.
+
+    The submission's facts are read once, at claim time, so finishing re-reads nothing.
+    """
+
     evaluation_id: int
     attempt: int
+    target: Target
+
+
+@dataclass(frozen=True)
+class Target:
+    submission_id: int
+    run_id: int | None
+    task_id: int
+    task_version_id: int
+    path: str
+    visibility: str
+    author_id: int | None
+    submitted_at: datetime
+    toolchain: str
+    soc: str
+
+    @classmethod
+    def of(cls, ev: Evaluation) -> Target:
+        sub = ev.submission
+        return cls(sub.pk, sub.run_id, sub.task_id, sub.task_version_id, sub.path, sub.visibility, sub.author_id,
+                   sub.created_at, ev.toolchain, ev.soc)
+
+    def ended(self, evaluation_id: int, *, judged: bool, verdict: str, compiled: bool = False,
+              passed: bool = False, speedup: float | None = None, failure_category: str = "",
+              suspicious: bool = False) -> Ended:
+        return Ended(evaluation_id, self.submission_id, self.run_id, self.task_id, self.task_version_id, self.path,
+                     self.visibility, self.author_id, self.submitted_at, self.toolchain, self.soc, judged, verdict,
+                     compiled, passed, speedup, failure_category, suspicious)
 
 
 def evaluation_claim(*, evaluation_id: int, worker: str) -> Claim | None:
@@ -56,8 +90,13 @@ def evaluation_claim(*, evaluation_id: int, worker: str) -> Claim | None:
     )
     if not taken:
         return None
-    attempt = Evaluation.objects.values_list("attempt", flat=True).get(pk=evaluation_id)
-    return Claim(evaluation_id, attempt)
+    ev = Evaluation.objects.select_related("submission").only(*_TARGET_FIELDS).get(pk=evaluation_id)
+    return Claim(evaluation_id, ev.attempt, Target.of(ev))
+
+
+_TARGET_FIELDS = ("attempt", "toolchain", "soc", "submission__id", "submission__run_id", "submission__task_id",
+                  "submission__task_version_id", "submission__path", "submission__visibility",
+                  "submission__author_id", "submission__created_at")
 
 
 def _mine(claim: Claim):
@@ -72,64 +111,78 @@ def evaluation_set_stage(claim: Claim, stage: str) -> None:
     _mine(claim).update(stage=stage, lease_until=timezone.now() + lease())
 
 
-def evaluation_finish(claim: Claim, result: dict[str, Any]) -> bool:
-    """Store a verdict; False if this attempt lost the row (another worker took over)."""
-    perf = result.get("perf") or {}
-    verdict = result.get("verdict", "")
-    passed = verdict == "passed"
-    speedup = _number(result.get("speedup"), float)
+def evaluation_finish(claim: Claim, record: EvaluationResult) -> bool:
+    """Store the evaluator's verdict as its record says it, and count it, in one transaction.
+
+    False if this attempt lost the row (another worker took over). Nothing here re-derives what
+    the record says: compiled, passed, the failure category and suspicious are the record's. A
+    system_error is not a verdict: the caller hands it to evaluation_fail_infra (ValueError here).
+    """
+    if record.is_infrastructure_failure:
+        raise ValueError("a system_error result is an infrastructure failure: call evaluation_fail_infra")
+    payload = record.to_dict()  # strict JSON: every JSON store accepts it
+    speedup = record.speedup if aggregates.has_speedup(True, record.speedup) else None
+    cycles = number((record.perf or {}).get("cycles"))
     with transaction.atomic():
         if not _mine(claim).update(
-            status=EvalStatus.DONE, stage="", verdict=verdict, result=result,
-            compiled=verdict not in ("compile_error", "system_error", "sandbox_violation") and bool(verdict),
-            passed=passed, speedup=speedup, cycles=_number(perf.get("cycles"), int),
-            failure_category=failure_category(verdict, result), finished_at=timezone.now(), lease_until=None,
+            status=EvalStatus.DONE, stage="", verdict=record.verdict, result=payload, compiled=record.compiled,
+            passed=record.passed, speedup=speedup, cycles=int(cycles) if cycles is not None else None,
+            failure_category=record.failure_category, suspicious=record.suspicious, finished_at=timezone.now(),
+            lease_until=None, error="",
         ):
             return False
-        row = (Evaluation.objects.filter(pk=claim.evaluation_id)
-               .values("toolchain", "submission__task_version_id", "submission__visibility").get())
-        task_stats_record(
-            task_version_id=row["submission__task_version_id"], passed=passed, speedup=speedup,
-            ranked=row["toolchain"] == RANKED_TOOLCHAIN and row["submission__visibility"] == Visibility.PUBLIC,
-        )
-        leaderboard_record(claim.evaluation_id)
+        aggregates.record_ended(claim.target.ended(
+            claim.evaluation_id, judged=True, verdict=record.verdict, compiled=record.compiled,
+            passed=record.passed, speedup=speedup, failure_category=record.failure_category,
+            suspicious=record.suspicious))
     return True
 
 
-def _number(value: Any, kind: type):
-    """A finite number or None: the verdict must land even if a metric is odd."""
-    try:
-        number = kind(value)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return number if math.isfinite(number) else None
-
-
 def evaluation_fail_infra(claim: Claim, reason: str) -> Evaluation | None:
-    """Our fault, not the submitter's: queue again, or give up after MAX_INFRA_FAILURES."""
+    """Our fault, not the submitter's: queue again, or give up after MAX_INFRA_FAILURES (unjudged)."""
     with transaction.atomic():
         row = _mine(claim).select_for_update().first()
         if row is None:
             return None
-        _requeue_or_fail(row, reason)
+        _requeue_or_fail(row, reason, claim.target)
     return row
 
 
-def _requeue_or_fail(row: Evaluation, reason: str) -> None:
+def evaluation_fail_unusable(claim: Claim, reason: str) -> Evaluation | None:
+    """The evaluator refused the input (the task left the suite, a path it no longer offers):
+    retrying cannot help, so the evaluation ends unjudged at once, saying why."""
+    with transaction.atomic():
+        row = _mine(claim).select_for_update().first()
+        if row is None:
+            return None
+        _end_unjudged(row, reason, claim.target)
+    return row
+
+
+def _requeue_or_fail(row: Evaluation, reason: str, target: Target) -> None:
     row.infra_failures += 1
+    if row.infra_failures >= MAX_INFRA_FAILURES:
+        _end_unjudged(row, reason, target)
+        return
     row.error = reason[:2000]
     row.lease_until = None
     row.stage = ""
-    if row.infra_failures >= MAX_INFRA_FAILURES:
-        row.status = EvalStatus.FAILED
-        row.verdict = "system_error"
-        row.finished_at = timezone.now()
-        row.save()
-        return
     row.status = EvalStatus.QUEUED
     row.enqueued_at = timezone.now()
     row.save()
     transaction.on_commit(lambda: evaluation_send(row))
+
+
+def _end_unjudged(row: Evaluation, reason: str, target: Target) -> None:
+    row.error = reason[:2000]
+    row.lease_until = None
+    row.stage = ""
+    row.status = EvalStatus.FAILED
+    row.verdict = Verdict.SYSTEM_ERROR
+    row.compiled = row.passed = None
+    row.finished_at = timezone.now()
+    row.save()
+    aggregates.record_ended(target.ended(row.pk, judged=False, verdict=Verdict.SYSTEM_ERROR))
 
 
 @contextmanager
@@ -171,11 +224,12 @@ def reconcile_stuck(*, queued_for: timedelta = timedelta(minutes=2)) -> int:
     expired = Evaluation.objects.filter(status=EvalStatus.RUNNING, lease_until__lt=now).values_list("pk", flat=True)
     for pk in list(expired):
         with transaction.atomic():
-            row = (Evaluation.objects.select_for_update(skip_locked=True)
+            row = (Evaluation.objects.select_for_update(skip_locked=True, of=("self",)).select_related("submission")
                    .filter(pk=pk, status=EvalStatus.RUNNING, lease_until__lt=now).first())
             if row is None:
                 continue
-            _requeue_or_fail(row, f"worker {row.worker or '?'} stopped renewing its lease (attempt {row.attempt})")
+            _requeue_or_fail(row, f"worker {row.worker or '?'} stopped renewing its lease (attempt {row.attempt})",
+                             Target.of(row))
             count += 1
     return count
 

@@ -26,6 +26,7 @@ from django.contrib.auth import get_user_model
 from dramatiq.brokers.rabbitmq import RabbitmqBroker
 from playwright.sync_api import expect
 
+from bench_runner.contracts import EvaluationResult
 from submissions.models import Evaluation, Submission
 from tests.platform.tasks.samples import BROKEN, COMPILE_ERROR, EXPERT, PASSED, make_add_task
 from workers import pipeline
@@ -111,7 +112,7 @@ def _act_as_worker(page, submission_pk: int, result: dict, shot=None) -> None:
     expect(_step(page, "running")).to_be_visible(timeout=5000)
     if shot is not None:
         shot(page, "submission-live")
-    assert pipeline.evaluation_finish(claim, result)
+    assert pipeline.evaluation_finish(claim, EvaluationResult.from_dict(result))
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,14 +7,15 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
 from annotations import services
 from annotations.models import QueueKind
 from annotations.roles import role_grant
+from bench_runner.contracts import EvaluationResult
 from submissions import intake
-from submissions.models import EvalStatus, Evaluation
+from submissions.models import Evaluation
 from tests.platform.factories import make_task
+from workers import pipeline
 
 EXPERT = """#include "kernel_operator.h"
 using namespace AscendC;
@@ -63,13 +64,11 @@ def make_user(name: str, *roles: str):
 
 
 def judge(submission, result: dict) -> Evaluation:
+    """Finish the submission's evaluation the way a worker does, with this record."""
     evaluation = submission.evaluations.get()
-    evaluation.status = EvalStatus.DONE
-    evaluation.verdict = result["verdict"]
-    evaluation.passed = result["verdict"] == "passed"
-    evaluation.result = result
-    evaluation.finished_at = timezone.now()
-    evaluation.save()
+    claim = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="test")
+    assert pipeline.evaluation_finish(claim, EvaluationResult.from_dict(result))
+    evaluation.refresh_from_db()
     return evaluation
 
 

@@ -11,6 +11,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth import get_user_model
 
+from bench_runner.contracts import EvaluationResult
 from submissions import intake
 from submissions.models import LanguageModel, Run
 from tests.platform.factories import make_task
@@ -39,7 +40,7 @@ def judge(*, task, kernel: str, outcome: str, speedup: float | None = None, auth
     result = dict(OUTCOMES[outcome])
     if outcome == "passed":
         result["speedup"] = speedup
-    assert pipeline.evaluation_finish(claim, result)
+    assert pipeline.evaluation_finish(claim, EvaluationResult.from_dict(result))
     return created.submission
 
 

@@ -107,18 +107,6 @@ def test_summarize_one_run():
     assert all(a[1] <= b[1] for a, b in zip(curve[:3], curve[1:4], strict=True))
 
 
-@pytest.mark.parametrize(("verdict", "result", "expected"), [
-    ("passed", {}, ""),
-    ("compile_error", {"diagnostics": [{"category": "undeclared", "severity": "error"}]}, "undeclared"),
-    ("compile_error", {"diagnostics": [{"category": "uninit_read", "severity": "warning"},
-                                       {"category": "syntax", "severity": "error"}]}, "syntax"),
-    ("wrong_answer", {"diagnostics": []}, "numerical_mismatch"),
-    ("runtime_error", None, "other"),
-])
-def test_failure_category(verdict, result, expected):
-    assert metrics.failure_category(verdict, result) == expected
-
-
 def test_large_n_stays_exact_and_bad_input_is_refused():
     n, c, k = 200, 20, 100
     stable = 1.0

@@ -6,6 +6,7 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
+from bench_runner.contracts import EvaluationResult
 from submissions import intake
 from submissions.errors import SourceTooLarge, SubmissionRejected, UnknownTask
 from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission
@@ -94,8 +95,8 @@ def test_claim_is_exclusive_and_finish_needs_the_current_attempt(task):
     assert takeover is not None and takeover.attempt == 2
 
     # The first worker comes back: its verdict must not land.
-    assert pipeline.evaluation_finish(claim, {"verdict": "passed"}) is False
-    assert pipeline.evaluation_finish(takeover, {"verdict": "wrong_answer", "perf": {"cycles": 10}}) is True
+    assert pipeline.evaluation_finish(claim, EvaluationResult.from_dict({"verdict": "passed"})) is False
+    assert pipeline.evaluation_finish(takeover, EvaluationResult.from_dict({"verdict": "wrong_answer", "perf": {"cycles": 10}})) is True
     row = Evaluation.objects.get(pk=evaluation.pk)
     assert (row.status, row.verdict, row.passed, row.compiled, row.cycles) == (
         EvalStatus.DONE, "wrong_answer", False, True, 10)
@@ -139,4 +140,4 @@ def test_reconciler_resends_stale_queued_and_recovers_dead_workers(task, no_send
     assert row.status == EvalStatus.QUEUED and row.infra_failures == 1
     assert "gone" in row.error
     # The dead worker's late verdict is refused.
-    assert pipeline.evaluation_finish(claim, {"verdict": "passed"}) is False
+    assert pipeline.evaluation_finish(claim, EvaluationResult.from_dict({"verdict": "passed"})) is False

@@ -8,6 +8,7 @@ import uuid
 import pytest
 from django.contrib.auth import get_user_model
 
+from bench_runner.contracts import EvaluationResult
 from submissions import intake
 from submissions.models import Evaluation, LanguageModel, Run
 from tests.platform.tasks.samples import (
@@ -80,7 +81,7 @@ def test_status_partial_polls_until_the_verdict_then_stops(client, add, user):
     assert 'data-step="running" aria-current="step"' in running
     assert "Running cases…" in running
 
-    pipeline.evaluation_finish(claim, WRONG_ANSWER)
+    pipeline.evaluation_finish(claim, EvaluationResult.from_dict(WRONG_ANSWER))
     response = _status(client, submission)
     done = response.content.decode()
     assert "hx-trigger" not in done  # polling stops

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 
+from bench_runner.contracts import EvaluationResult
 from submissions.models import Evaluation
 from tasks.models import Task, TaskVersion
 from workers import pipeline
@@ -286,6 +287,6 @@ def judge_row(evaluation: Evaluation, result: dict, *, stages=("compile", "run",
     assert claim is not None
     for stage in stages:
         pipeline.evaluation_set_stage(claim, stage)
-    assert pipeline.evaluation_finish(claim, copy.deepcopy(result))
+    assert pipeline.evaluation_finish(claim, EvaluationResult.from_dict(copy.deepcopy(result)))
     evaluation.refresh_from_db()
     return evaluation

@@ -208,7 +208,7 @@ def test_rejected_submission_reshows_the_form_with_message_and_source(client, us
     missing_host = client.post("/tasks/add/submit/", {"path": "host_device", "kernel": EXPERT, "host": "",
                                                       "visibility": "public"})
     assert missing_host.status_code == 400
-    assert "&#x27;host&#x27; is required." in missing_host.content.decode()
+    assert "The host source is missing or empty" in missing_host.content.decode()
     assert 'data-testid="host-error"' in missing_host.content.decode()
 
 

@@ -5,7 +5,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from leaderboard.services import leaderboard_rebuild
+from leaderboard.aggregates import Scope, rebuild
 
 
 class Command(BaseCommand):
@@ -16,7 +16,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, run=None, **options):
         start = time.perf_counter()
-        counts = leaderboard_rebuild(run_ids=run)
+        counts = rebuild(Scope(run_ids=tuple(run)) if run else None)
         took = time.perf_counter() - start
         self.stdout.write(f"Rebuilt in {took:.2f} s: {counts['run_task_stats']} run×task rows, "
-                          f"{counts['failure_counts']} failure counts, {counts['ranked_kernels']} ranked kernels.")
+                          f"{counts['failure_counts']} failure counts, {counts['task_verdict_counts']} task "
+                          f"verdict counts, {counts['ranked_kernels']} ranked kernels.")

@@ -1,0 +1,142 @@
+"""Each rule of the judge has one owner (bench_runner.contracts); the platform's former copies
+are gone and its numbers follow the record.
+
+For every verdict, an evaluation finished through the worker pipeline must land with exactly
+what its record says — compiled, passed, failure category, suspicious — in the row, in the run's
+compile and exec counts, in the taxonomy, in the expert workspace's category and on the task
+board. The scans at the end catch a second copy of a constant coming back.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bench_runner.contracts import (
+    DEFAULT_SOC,
+    MAX_SOURCE_BYTES,
+    SUSPICIOUS_SPEEDUP,
+    VERDICTS,
+    EvaluationResult,
+    Verdict,
+)
+from bench_runner.toolchains import get as get_toolchain
+from leaderboard.models import FailureCount, RankedKernel, RunTaskStat
+from submissions.errors import SubmissionRejected
+from submissions.intake import submission_validate
+from submissions.models import Evaluation, LanguageModel, Run, Submission
+from submissions.presenters import VERDICT_LABELS as VERDICT_DISPLAY
+from workers import pipeline
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: (verdict, compiled, diagnostics, speedup): every verdict the judge stores, in the shapes it takes.
+RECORDS = [
+    ("passed", True, [], 1.3),
+    ("passed", True, [], SUSPICIOUS_SPEEDUP * 1.5),
+    ("wrong_answer", True, [{"category": "nan_inf", "severity": "error", "message": "NaN"}], None),
+    ("wrong_answer", True, [], None),
+    ("compile_error", False, [{"category": "undeclared", "severity": "error", "message": "x"}], None),
+    ("compile_error", False, [], None),
+    ("runtime_error", True, [{"category": "gm_oob", "severity": "error", "message": "oob"}], None),
+    ("runtime_error", True, [], None),  # killed at run time after a good build: compiled
+    ("timeout", True, [], None),
+    ("sandbox_violation", False, [{"category": "sandbox_violation", "severity": "error", "message": "s"}], None),
+    ("sandbox_violation", True, [], None),  # a forbidden system call while running
+]
+
+
+def _finish(task, run, index: int, raw: dict) -> tuple[Evaluation, EvaluationResult]:
+    record = EvaluationResult.from_dict(raw)
+    sub = Submission.objects.create(task=task, task_version=task.current_version, path="device_only",
+                                    kernel_source=f"// {index}\n", sha256=f"{index:064x}", run=run,
+                                    sample_index=index)
+    ev = Evaluation.objects.create(submission=sub, toolchain="cpu-sim", soc=DEFAULT_SOC)
+    claim = pipeline.evaluation_claim(evaluation_id=ev.pk, worker="rules")
+    assert pipeline.evaluation_finish(claim, record)
+    ev.refresh_from_db()
+    return ev, record
+
+
+@pytest.mark.django_db
+def test_every_verdict_lands_as_its_record_says(task, user):
+    from annotations.selectors import failure_category as workspace_category
+
+    model = LanguageModel.objects.create(owner=user, name="rules-model")
+    run = Run.objects.create(model=model, name="rules-run", samples_per_task=len(RECORDS))
+    finished = []
+    for i, (verdict, compiled, diagnostics, speedup) in enumerate(RECORDS):
+        raw = {"verdict": verdict, "compiled": compiled, "diagnostics": diagnostics, "speedup": speedup}
+        ev, record = _finish(task, run, i, raw)
+        assert (ev.verdict, ev.compiled, ev.passed) == (record.verdict, record.compiled, record.passed), raw
+        assert ev.failure_category == record.failure_category == workspace_category(ev), raw
+        assert ev.suspicious == record.suspicious, raw
+        assert ev.result["failure_category"] == record.failure_category  # stored record says it too
+        finished.append((ev, record))
+    stat = RunTaskStat.objects.get(run=run, task=task)
+    assert stat.n == len(RECORDS)
+    assert stat.n_compiled == sum(r.compiled for _, r in finished)
+    assert stat.n_passed == sum(r.passed for _, r in finished)
+    categories: dict[str, int] = {}
+    for _, r in finished:
+        if r.failure_category:
+            categories[r.failure_category] = categories.get(r.failure_category, 0) + 1
+    assert dict(FailureCount.objects.filter(run=run).values_list("category", "count")) == categories
+    ranked = {rk.evaluation_id: rk.flagged for rk in RankedKernel.objects.filter(run=run)}
+    assert ranked == {ev.pk: r.suspicious for ev, r in finished if r.passed}
+
+
+@pytest.mark.django_db
+def test_an_infrastructure_failure_is_not_a_verdict(task, user):
+    ev, _ = None, None
+    sub = Submission.objects.create(task=task, task_version=task.current_version, path="device_only",
+                                    kernel_source="// x\n", sha256="e" * 64, author=user)
+    ev = Evaluation.objects.create(submission=sub)
+    claim = pipeline.evaluation_claim(evaluation_id=ev.pk, worker="rules")
+    with pytest.raises(ValueError, match="system_error"):
+        pipeline.evaluation_finish(claim, EvaluationResult.from_dict({"verdict": "system_error"}))
+
+
+@pytest.mark.django_db
+def test_the_source_limit_is_the_evaluators(task):
+    fits = "/" * MAX_SOURCE_BYTES
+    submission_validate(task_slug=task.slug, path="device_only", kernel=fits)
+    with pytest.raises(SubmissionRejected) as info:
+        submission_validate(task_slug=task.slug, path="device_only", kernel=fits + "/")
+    assert info.value.code == "source_too_large"
+    for bad, code in (("a\x00b", "invalid_source"), ("\ud800", "invalid_source"), ("", "missing_source")):
+        with pytest.raises(SubmissionRejected) as info:
+            submission_validate(task_slug=task.slug, path="device_only", kernel=bad)
+        assert info.value.code == code
+
+
+def test_verdicts_soc_and_displays_come_from_the_contract():
+    field = Evaluation._meta.get_field("verdict")
+    assert [value for value, _ in field.choices] == list(VERDICTS)
+    assert set(VERDICT_DISPLAY) == set(Verdict)
+    assert Evaluation._meta.get_field("soc").default == DEFAULT_SOC == get_toolchain("cpu-sim").default_soc()
+
+
+#: Constants that only bench_runner/contracts.py may define.
+OWNED = re.compile(r"^\s*(SUSPICIOUS_SPEEDUP|MAX_SOURCE_BYTES|DEFAULT_SOC|VERDICTS|SCHEMA_VERSION)\s*[:=]", re.M)
+
+
+def test_no_second_copy_of_a_rule():
+    offenders = []
+    for base in ("platform", "bench_runner", "trainer"):
+        for path in (ROOT / base).rglob("*.py"):
+            if "migrations" in path.parts or path.name == "contracts.py":
+                continue
+            text = path.read_text(encoding="utf-8")
+            rel = path.relative_to(ROOT)
+            if OWNED.search(text):
+                offenders.append(f"{rel}: defines {OWNED.search(text).group(1)}")
+            if base == "platform" and '"Ascend910B2"' in text:
+                offenders.append(f"{rel}: spells the default SoC")
+            if "AKGEN_SUSPICIOUS_SPEEDUP" in text:
+                offenders.append(f"{rel}: a second suspicious-speedup setting")
+            if re.search(r"^def failure_category\(", text, re.M) and rel.as_posix() != "platform/annotations/selectors.py":
+                offenders.append(f"{rel}: a second failure-category rule")
+    assert not offenders, "\n".join(offenders)
