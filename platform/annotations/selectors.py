@@ -31,11 +31,6 @@ def primary_evaluation(submission: Submission | None) -> Evaluation | None:
     return submission.evaluations.order_by("pk").first()
 
 
-def failure_category(evaluation: Evaluation) -> str:
-    """The category the evaluator's record gave the failure (bench_runner.contracts), as stored."""
-    return evaluation.failure_category
-
-
 # --- visibility ----------------------------------------------------------------------------------
 
 

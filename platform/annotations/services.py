@@ -34,7 +34,7 @@ from annotations.schema import (
     category_choices,
     section_kinds,
 )
-from annotations.selectors import failure_category, item_visible_to, primary_evaluation
+from annotations.selectors import item_visible_to, primary_evaluation
 from submissions.errors import SubmissionRejected
 from submissions.highlight import split_source
 from submissions.intake import submission_create
@@ -108,7 +108,7 @@ def item_add_submission(queue: Queue, submission: Submission, *, by=None, origin
         raise InvalidContent("Doc Q&A queues take questions, not submissions.")
     task = submission.task
     if queue.kind == QueueKind.FIX:
-        category = failure_category(evaluation)
+        category = evaluation.failure_category
         title = f"{task.title}: {evaluation.verdict.replace('_', ' ')} ({category})"
     else:
         category = ""
@@ -178,7 +178,7 @@ def fill_new_failure_categories(queue: Queue, *, by=None) -> list[Item]:
     covered = set(queue.items.exclude(category="").values_list("category", flat=True))
     added = []
     for evaluation in _failed_evaluations():
-        category = failure_category(evaluation)
+        category = evaluation.failure_category
         if category in covered:
             continue
         item = item_add_submission(queue, evaluation.submission, by=by, origin="rule:new_category")
@@ -193,7 +193,7 @@ def fill_most_common_failure(queue: Queue, *, by=None) -> list[Item]:
     per_task: dict[int, Counter] = {}
     example: dict[tuple[int, str], Evaluation] = {}
     for evaluation in _failed_evaluations():
-        category = failure_category(evaluation)
+        category = evaluation.failure_category
         task_id = evaluation.submission.task_id
         per_task.setdefault(task_id, Counter())[category] += 1
         example.setdefault((task_id, category), evaluation)

@@ -90,6 +90,11 @@ class Submission(models.Model):
         return f"#{self.pk} {self.task_id}"
 
 
+#: How an unjudged evaluation's error starts when the evaluator refused the input (a reason the
+#: submitter may read); other infrastructure errors are for staff only.
+REFUSED_PREFIX = "The evaluator refused this submission: "
+
+
 class EvalStatus(models.TextChoices):
     QUEUED = "queued", "Queued"
     RUNNING = "running", "Running"

@@ -15,7 +15,8 @@ from typing import Any
 
 from bench_runner.contracts import Verdict
 from submissions.highlight import highlight_lines, split_source
-from submissions.models import EvalStatus, Evaluation, Submission
+from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation, Submission
+from submissions.waiting import is_overdue, waited
 
 
 @dataclass(frozen=True, slots=True)
@@ -516,6 +517,9 @@ class EvaluationView:
     stage: str
     finished: bool
     queue_position: int | None = None
+    #: Waiting longer than submissions.waiting says is normal (the page says so, as /healthz does).
+    overdue: bool = False
+    waited_s: float | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     compile_log: CompileLog | None = None
     cases: list[Case] = field(default_factory=list)
@@ -564,6 +568,13 @@ def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_pos
         queue_position=queue_position,
     )
     if not finished:
+        wait = waited(evaluation)
+        view.waited_s = wait.total_seconds() if wait is not None else None
+        view.overdue = is_overdue(evaluation)
+        return view
+    if evaluation.status == EvalStatus.FAILED:  # unjudged; the submitter reads why only if it is theirs
+        if evaluation.error.startswith(REFUSED_PREFIX):
+            view.reason = evaluation.error.splitlines()[0][:500]
         return view
     counts = line_counts(submission)
     view.diagnostics = diagnostics(result, line_counts=counts)

@@ -60,7 +60,7 @@ def evaluation_process(evaluation_id: int) -> None:
             record = judge(evaluation, on_stage=lambda stage: evaluation_set_stage(claim, stage))
         except InputError as exc:  # the evaluator refused the input: a retry would refuse it again
             logger.warning("evaluation %s cannot be evaluated: %s", evaluation_id, exc)
-            evaluation_fail_unusable(claim, f"the evaluator refused this submission: {exc}")
+            evaluation_fail_unusable(claim, str(exc))
             return
         except Exception as exc:
             logger.exception("evaluation %s failed in the infrastructure", evaluation_id)

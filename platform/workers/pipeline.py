@@ -28,7 +28,7 @@ from django.utils import timezone
 from bench_runner.contracts import EvaluationResult, Verdict, number
 from leaderboard import aggregates
 from leaderboard.aggregates import Ended
-from submissions.models import EvalStatus, Evaluation
+from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation
 from submissions.queueing import evaluation_send
 
 logger = logging.getLogger(__name__)
@@ -155,7 +155,7 @@ def evaluation_fail_unusable(claim: Claim, reason: str) -> Evaluation | None:
         row = _mine(claim).select_for_update().first()
         if row is None:
             return None
-        _end_unjudged(row, reason, claim.target)
+        _end_unjudged(row, REFUSED_PREFIX + reason, claim.target)
     return row
 
 

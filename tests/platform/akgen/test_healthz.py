@@ -16,6 +16,7 @@ def test_healthz_reports_database_broker_and_no_worker(client, settings):
     assert body["broker"]["ok"] is True
     assert body["broker"]["kind"] == ("rabbitmq" if settings.BROKER_URL.startswith("amqp") else body["broker"]["kind"])
     assert body["workers"] == {"ok": False, "alive": 0, "workers": []}
+    assert body["evaluations"]["ok"] is True and body["evaluations"]["expired_leases"] == 0
     assert body["status"] == "degraded"
 
 
@@ -39,4 +40,29 @@ def test_healthz_reports_unreachable_broker(client, settings):
     body = client.get("/healthz").json()
     assert body["broker"]["ok"] is False
     assert "error" in body["broker"]
+    assert body["status"] == "degraded"
+
+
+@pytest.mark.django_db
+def test_healthz_reports_expired_leases_and_overdue_evaluations(client, task, settings):
+    from submissions.models import EvalStatus, Evaluation, Submission
+
+    beat(name="host-a:1", queues=["eval.cpu-sim"], embedded=False)
+    assert client.get("/healthz").json()["status"] == "ok"
+    now = timezone.now()
+
+    def evaluation(**fields):
+        sub = Submission.objects.create(task=task, task_version=task.current_version, path="device_only",
+                                        kernel_source="// k\n", sha256=str(len(fields)) * 64)
+        return Evaluation.objects.create(submission=sub, **fields)
+
+    evaluation(status=EvalStatus.RUNNING, lease_until=now - timezone.timedelta(seconds=5), enqueued_at=now)
+    body = client.get("/healthz").json()
+    assert body["evaluations"]["expired_leases"] == 1 and body["evaluations"]["overdue"] == 0
+    assert body["status"] == "degraded"
+    Evaluation.objects.update(lease_until=now + timezone.timedelta(minutes=1))
+    evaluation(status=EvalStatus.QUEUED, enqueued_at=now - timezone.timedelta(seconds=settings.AKGEN_EVAL_OVERDUE_S + 5))
+    body = client.get("/healthz").json()
+    assert body["evaluations"]["expired_leases"] == 0 and body["evaluations"]["overdue"] == 1
+    assert body["evaluations"]["oldest_wait_s"] >= settings.AKGEN_EVAL_OVERDUE_S
     assert body["status"] == "degraded"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from bench_runner.contracts import EvaluationResult
 from submissions import intake
@@ -109,6 +111,28 @@ def test_infrastructure_failure_is_explained_and_not_blamed_on_the_kernel(client
     assert 'data-verdict="system_error"' in html
     assert "not a verdict on your kernel" in html
     assert "/secret/path" not in html  # tracebacks are for staff
+
+
+def test_a_refused_input_ends_unjudged_at_once_and_says_why(client, add, user):
+    submission = _submit(user)
+    evaluation = submission.evaluations.get()
+    claim = pipeline.evaluation_claim(evaluation_id=evaluation.pk, worker="w")
+    pipeline.evaluation_fail_unusable(claim, "unknown task 'add'; known tasks: abs_fp16")
+    evaluation.refresh_from_db()
+    assert (evaluation.status, evaluation.verdict, evaluation.infra_failures) == ("failed", "system_error", 0)
+    client.force_login(user)
+    html = _status(client, submission).content.decode()
+    assert 'data-verdict="system_error"' in html and "unknown task &#x27;add&#x27;" in html
+
+
+def test_a_long_wait_is_called_out_on_the_page(client, add, user, settings):
+    submission = _submit(user)
+    client.force_login(user)
+    assert 'data-testid="overdue"' not in _status(client, submission).content.decode()
+    late = timezone.now() - timedelta(seconds=settings.AKGEN_EVAL_OVERDUE_S + 30)
+    Evaluation.objects.filter(submission=submission).update(enqueued_at=late)
+    html = _status(client, submission).content.decode()
+    assert 'data-testid="overdue"' in html and "much longer than usual" in html
 
 
 # --- the result page -----------------------------------------------------------------------------
