@@ -1,8 +1,10 @@
 """Read models for the submission pages: what an Evaluation row and its result JSON mean to a reader.
 
-The result object comes from the evaluator (docs/evaluator.md) and may lack keys, hold nulls or,
-from an older evaluator, have other shapes; every accessor here tolerates that and degrades to
-"not recorded" rather than failing the page. Nothing here returns HTML except the highlighted
+The result is the evaluator's typed record (bench_runner.contracts.EvaluationResult), read back
+from the row with ``from_dict`` (which also reads older schema versions); a row that holds no
+readable record shows its stored verdict and says the details cannot be read, rather than
+failing the page. The free-form parts of the record (perf, its timeline) are still read
+defensively. Nothing here returns HTML except the highlighted
 listings, whose text is escaped by :mod:`submissions.highlight`.
 """
 
@@ -13,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench_runner.contracts import Verdict
+from bench_runner.contracts import CaseResult, EvaluationResult, ResultFormatError, Verdict
+from bench_runner.taxonomy import TITLES
 from submissions.highlight import highlight_lines, split_source
 from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation, Submission
 from submissions.waiting import is_overdue, waited
@@ -184,12 +187,7 @@ def _location(file: Any, line: Any, *, line_counts: dict[str, int]) -> Location 
     return Location(source, number)
 
 
-def _category_titles() -> dict[str, str]:
-    try:
-        from bench_runner.taxonomy import TITLES
-    except ImportError:  # the evaluator is optional for the site's read side
-        return {}
-    return {str(category): title for category, title in TITLES.items()}
+_CATEGORY_TITLES = {str(category): title for category, title in TITLES.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,26 +204,17 @@ class Diagnostic:
     notes: tuple[str, ...] = ()
 
 
-def diagnostics(result: dict, *, line_counts: dict[str, int]) -> list[Diagnostic]:
-    titles = _category_titles()
+def diagnostics(record: EvaluationResult, *, line_counts: dict[str, int]) -> list[Diagnostic]:
+    """The record's diagnostics, each linked to its line of the submitted source when it has one."""
     out = []
-    for item in _list(result.get("diagnostics")):
-        item = _dict(item)
-        if not item:
-            continue
-        category = _str(item.get("category")) or "other"
-        severity = _str(item.get("severity")).lower() or "error"
+    for item in record.diagnostics:
+        category = str(item.category)
+        severity = item.severity if item.severity in ("error", "warning", "note") else "error"
         out.append(Diagnostic(
-            category=category,
-            message=_str(item.get("message")),
-            file=_str(item.get("file")),
-            line=_int(item.get("line")),
-            location=_location(item.get("file"), item.get("line"), line_counts=line_counts),
-            severity=severity if severity in ("error", "warning", "note") else "error",
-            title=titles.get(category, category.replace("_", " ")),
-            code=_str(item.get("code")),
-            source=_str(item.get("source")),
-            notes=tuple(_str(n) for n in _list(item.get("notes")) if n)[:5],
+            category=category, message=item.message, file=item.file or "", line=item.line,
+            location=_location(item.file, item.line, line_counts=line_counts), severity=severity,
+            title=_CATEGORY_TITLES.get(category, category.replace("_", " ")), code=item.code or "",
+            source=item.source or "", notes=tuple(n for n in item.notes if n)[:5],
         ))
     return out
 
@@ -332,34 +321,35 @@ class Case:
     output_tail: str = ""
 
 
-def _failing_trial(case: dict) -> str:
+def _failing_trial(case: CaseResult) -> str:
     """The first failing trial's one-line summary, with its seed (to replay it)."""
-    for trial in _list(case.get("trials")):
-        trial = _dict(trial)
+    for trial in case.trials:
         if trial.get("passed") is False and _str(trial.get("summary")):
             listed = " (the case's listed seed)" if trial.get("listed") else ""
             return f"seed {_str(trial.get('seed'))}{listed}: {_str(trial.get('summary'))}"[:500]
     return ""
 
 
-def cases(result: dict, *, planned: list[str] | None = None) -> list[Case]:
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+def cases(record: EvaluationResult, *, planned: list[str] | None = None) -> list[Case]:
     """The judged cases, then the task's ``planned`` cases that never ran (judging stops at the
     first failing case)."""
     out = []
-    for index, item in enumerate(_list(result.get("cases")), start=1):
-        item = _dict(item)
-        passed = item.get("passed")
-        tail = _str(item.get("stderr_tail")).strip() or _str(item.get("stdout_tail")).strip()
+    for index, item in enumerate(record.cases, start=1):
+        tail = (item.stderr_tail or "").strip() or (item.stdout_tail or "").strip()
         out.append(Case(
-            name=_str(item.get("name")) or f"case {index}",
-            passed=passed if isinstance(passed, bool) else None,
-            max_abs_err=_num(item.get("max_abs_err")),
-            max_rel_err=_num(item.get("max_rel_err")),
-            mismatch_count=_int(item.get("mismatch_count")),
-            detail=_str(item.get("error") or item.get("message") or item.get("detail")) or _failing_trial(item),
-            cycles=_num(_dict(item.get("perf")).get("cycles")),
-            trials=len(item["trials"]) if isinstance(item.get("trials"), list) and item["trials"] else None,
-            output_tail=tail[-4000:] if passed is not True else "",
+            name=item.name or f"case {index}",
+            passed=item.passed,
+            max_abs_err=_finite(item.max_abs_err),
+            max_rel_err=_finite(item.max_rel_err),
+            mismatch_count=item.mismatch_count,
+            detail=_failing_trial(item),
+            cycles=_num((item.perf or {}).get("cycles")),
+            trials=len(item.trials) or None,
+            output_tail=tail[-4000:] if not item.passed else "",
         ))
     if out:
         seen = {case.name for case in out}
@@ -464,9 +454,9 @@ def _busy_from_perf(perf: dict) -> dict[str, float]:
     return {}
 
 
-def perf(result: dict) -> Perf:
+def perf(raw_perf: dict | None) -> Perf:
     """Cycles (summed over cases by the evaluator), and the pipes and timeline of the first case."""
-    raw = _dict(result.get("perf"))
+    raw = _dict(raw_perf)
     out = Perf(cycles=_num(raw.get("cycles")), est_us=_num(raw.get("est_us")))
     per_case = [_dict(c) for c in _list(raw.get("per_case"))]
     out.cases = len(per_case)
@@ -492,15 +482,13 @@ def perf(result: dict) -> Perf:
     return out
 
 
-def baseline_cycles(result: dict) -> float | None:
-    raw = result.get("baseline")
+def baseline_cycles(raw: dict | None) -> float | None:
     if isinstance(raw, dict):
         return _num(raw.get("cycles") if "cycles" in raw else _dict(raw.get("perf")).get("cycles"))
     return _num(raw)
 
 
-def baseline_problem(result: dict) -> str:
-    raw = result.get("baseline")
+def baseline_problem(raw: dict | None) -> str:
     return _str(raw.get("error")) if isinstance(raw, dict) else ""
 
 
@@ -553,12 +541,26 @@ def line_counts(submission: Submission) -> dict[str, int]:
     return {KERNEL: len(split_source(submission.kernel_source)), HOST: len(split_source(submission.host_source))}
 
 
+def stored_record(evaluation: Evaluation) -> EvaluationResult | None:
+    """The evaluator's record as stored, or None when the row holds none this version can read
+    (hand-written rows, a result from a future schema)."""
+    if not isinstance(evaluation.result, dict):
+        return None
+    try:
+        return EvaluationResult.from_dict(evaluation.result)
+    except ResultFormatError:
+        return None
+
+
+UNREADABLE = ("The stored result of this evaluation is not in a form this version of the site can read; "
+              "its verdict above is the one recorded.")
+
+
 def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_position: int | None = None) -> EvaluationView:
-    result = _dict(evaluation.result)
     finished = evaluation.is_finished
-    verdict_code = evaluation.verdict or (_str(result.get("verdict")) if finished else "")
+    verdict_code = evaluation.verdict
     if evaluation.status == EvalStatus.FAILED and not verdict_code:
-        verdict_code = "system_error"
+        verdict_code = Verdict.SYSTEM_ERROR
     view = EvaluationView(
         evaluation=evaluation,
         verdict=verdict_info(verdict_code) if finished else None,
@@ -576,21 +578,26 @@ def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_pos
         if evaluation.error.startswith(REFUSED_PREFIX):
             view.reason = evaluation.error.splitlines()[0][:500]
         return view
+    record = stored_record(evaluation)
+    if record is None:
+        view.reason = UNREADABLE
+        view.speedup = evaluation.speedup
+        return view
     counts = line_counts(submission)
-    view.diagnostics = diagnostics(result, line_counts=counts)
-    view.compile_log = compile_log(result.get("compile_log"), line_counts=counts)
-    view.cases = cases(result, planned=planned_cases(submission))
-    view.perf = perf(result)
-    view.speedup = _num(result.get("speedup")) if result.get("speedup") is not None else evaluation.speedup
-    view.baseline_cycles = baseline_cycles(result)
+    view.diagnostics = diagnostics(record, line_counts=counts)
+    view.compile_log = compile_log(record.compile_log, line_counts=counts)
+    view.cases = cases(record, planned=planned_cases(submission))
+    view.perf = perf(record.perf)
+    view.speedup = _finite(record.speedup)
+    view.baseline_cycles = baseline_cycles(record.baseline)
     if view.perf.cycles is None and evaluation.cycles is not None:
         view.perf.cycles = float(evaluation.cycles)
-    view.toolchain = {k: _str(v) for k, v in _dict(result.get("toolchain")).items() if k in ("name", "version", "soc")}
-    view.duration_s = _num(result.get("duration_s"))
-    view.cached = bool(result.get("cached")) or bool(_dict(result.get("cache")).get("hit"))
-    view.reason = _str(result.get("reason"))
-    view.flags = [_str(f).replace("_", " ") for f in _list(result.get("flags")) if f]
-    view.baseline_problem = baseline_problem(result)
+    view.toolchain = {k: _str(v) for k, v in record.toolchain.items() if k in ("name", "version", "soc")}
+    view.duration_s = record.duration_s or None
+    view.cached = bool(record.cache.get("hit"))
+    view.reason = record.reason or ""
+    view.flags = [f.replace("_", " ") for f in record.flags if f]
+    view.baseline_problem = baseline_problem(record.baseline)
     notes: dict[str, dict[int, list[tuple[str, str]]]] = {KERNEL: {}, HOST: {}}
     said: dict[tuple[str, int], list[str]] = {}
 

@@ -4,12 +4,12 @@ its submissions, and the editor that submits a kernel for it through submissions
 from __future__ import annotations
 
 from django.contrib.auth.views import redirect_to_login
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts import ratelimit
 from core.htmx import int_or_none
+from core.pagination import CappedPaginator
 from submissions.errors import SubmissionRejected, TooManyPending
 from submissions.forms import SubmissionForm
 from submissions.intake import api_submit
@@ -47,7 +47,7 @@ def task_submissions(request, slug: str):
         verdict = ""
     sort = request.GET.get("sort") if request.GET.get("sort") in LIST_SORTS else "new"
     qs = submission_list(user=request.user, task=task, verdict=verdict or None, sort=sort)
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {"task": task, "page": page, "verdict": verdict, "sort": sort, "verdicts": VERDICT_LABELS,
                "compare_a": int_or_none(request.GET.get("a"))}
     return render(request, "tasks/submissions.html", context)
