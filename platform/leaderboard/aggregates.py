@@ -37,10 +37,10 @@ UNJUDGED_VERDICT = "system_error"
 
 
 @dataclass(frozen=True, slots=True)
-class Ended:
-    """An evaluation that just ended, as the worker pipeline knows it (nothing is re-read)."""
+class Sample:
+    """What is counted about an evaluation's submission and target, read once when a worker
+    claims it (workers.pipeline), so counting it re-reads nothing."""
 
-    evaluation_id: int
     submission_id: int
     run_id: int | None
     task_id: int
@@ -51,14 +51,33 @@ class Ended:
     submitted_at: datetime
     toolchain: str
     soc: str
-    #: False: no verdict (the infrastructure failed after every retry).
+
+    #: The Evaluation fields (through its submission) that of() reads: load only these.
+    FIELDS = ("toolchain", "soc", "submission__id", "submission__run_id", "submission__task_id",
+              "submission__task_version_id", "submission__path", "submission__visibility",
+              "submission__author_id", "submission__created_at")
+
+    @classmethod
+    def of(cls, ev: Evaluation) -> Sample:
+        sub = ev.submission
+        return cls(sub.pk, sub.run_id, sub.task_id, sub.task_version_id, sub.path, sub.visibility, sub.author_id,
+                   sub.created_at, ev.toolchain, ev.soc)
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """An evaluation that just ended: its sample and the outcome the pipeline stored."""
+
+    evaluation_id: int
+    sample: Sample
+    #: False: no verdict (the infrastructure failed after every retry, or the input was refused).
     judged: bool
     verdict: str
-    compiled: bool
-    passed: bool
-    speedup: float | None
-    failure_category: str
-    suspicious: bool
+    compiled: bool = False
+    passed: bool = False
+    speedup: float | None = None
+    failure_category: str = ""
+    suspicious: bool = False
 
 
 def has_speedup(passed: bool | None, speedup: float | None) -> bool:
@@ -92,24 +111,25 @@ def record_ended(e: Ended) -> None:
 
     A quarantined submission's evaluation still ends and is stored, but is counted nowhere.
     """
-    if Quarantine.objects.filter(submission_id=e.submission_id).exists():
+    x = e.sample
+    if Quarantine.objects.filter(submission_id=x.submission_id).exists():
         return
     ranked = e.judged and has_speedup(e.passed, e.speedup)
-    if e.run_id is not None:
-        _bump(RunTaskStat, {"run_id": e.run_id, "task_id": e.task_id, "path": e.path, "toolchain": e.toolchain,
-                            "soc": e.soc}, *_run_stat_change(e, ranked))
+    if x.run_id is not None:
+        _bump(RunTaskStat, {"run_id": x.run_id, "task_id": x.task_id, "path": x.path, "toolchain": x.toolchain,
+                            "soc": x.soc}, *_run_stat_change(e, ranked))
     if e.judged and e.failure_category:
-        _bump(FailureCount, {"run_id": e.run_id, "toolchain": e.toolchain, "category": e.failure_category},
+        _bump(FailureCount, {"run_id": x.run_id, "toolchain": x.toolchain, "category": e.failure_category},
               {"count": F("count") + 1}, {"count": 1})
     verdict = e.verdict if e.judged else UNJUDGED_VERDICT
-    _bump(TaskVerdictCount, {"task_version_id": e.task_version_id, "toolchain": e.toolchain, "soc": e.soc,
+    _bump(TaskVerdictCount, {"task_version_id": x.task_version_id, "toolchain": x.toolchain, "soc": x.soc,
                              "verdict": verdict, "compiled": bool(e.compiled) and e.judged},
-          {"count": F("count") + 1}, {"task_id": e.task_id, "count": 1})
-    if ranked and e.visibility == Visibility.PUBLIC:
+          {"count": F("count") + 1}, {"task_id": x.task_id, "count": 1})
+    if ranked and x.visibility == Visibility.PUBLIC:
         RankedKernel.objects.get_or_create(evaluation_id=e.evaluation_id, defaults={
-            "submission_id": e.submission_id, "task_id": e.task_id, "task_version_id": e.task_version_id,
-            "author_id": e.author_id, "run_id": e.run_id, "toolchain": e.toolchain, "soc": e.soc,
-            "speedup": e.speedup, "submitted_at": e.submitted_at, "flagged": e.suspicious, "quarantined": False,
+            "submission_id": x.submission_id, "task_id": x.task_id, "task_version_id": x.task_version_id,
+            "author_id": x.author_id, "run_id": x.run_id, "toolchain": x.toolchain, "soc": x.soc,
+            "speedup": e.speedup, "submitted_at": x.submitted_at, "flagged": e.suspicious, "quarantined": False,
         })
 
 

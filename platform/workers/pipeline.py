@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from bench_runner.contracts import EvaluationResult, Verdict, number
 from leaderboard import aggregates
-from leaderboard.aggregates import Ended
+from leaderboard.aggregates import Ended, Sample
 from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation
 from submissions.queueing import evaluation_send
 
@@ -43,41 +43,12 @@ def lease() -> timedelta:
 
 @dataclass(frozen=True)
 class Claim:
-    """A worker's hold on one evaluation: the attempt that may finish it, and what it judges.
-
-    The submission's facts are read once, at claim time, so finishing re-reads nothing.
-    """
+    """A worker's hold on one evaluation: the attempt that may finish it, and what it judges
+    (read once, at claim time, so finishing re-reads nothing)."""
 
     evaluation_id: int
     attempt: int
-    target: Target
-
-
-@dataclass(frozen=True)
-class Target:
-    submission_id: int
-    run_id: int | None
-    task_id: int
-    task_version_id: int
-    path: str
-    visibility: str
-    author_id: int | None
-    submitted_at: datetime
-    toolchain: str
-    soc: str
-
-    @classmethod
-    def of(cls, ev: Evaluation) -> Target:
-        sub = ev.submission
-        return cls(sub.pk, sub.run_id, sub.task_id, sub.task_version_id, sub.path, sub.visibility, sub.author_id,
-                   sub.created_at, ev.toolchain, ev.soc)
-
-    def ended(self, evaluation_id: int, *, judged: bool, verdict: str, compiled: bool = False,
-              passed: bool = False, speedup: float | None = None, failure_category: str = "",
-              suspicious: bool = False) -> Ended:
-        return Ended(evaluation_id, self.submission_id, self.run_id, self.task_id, self.task_version_id, self.path,
-                     self.visibility, self.author_id, self.submitted_at, self.toolchain, self.soc, judged, verdict,
-                     compiled, passed, speedup, failure_category, suspicious)
+    sample: Sample
 
 
 def evaluation_claim(*, evaluation_id: int, worker: str) -> Claim | None:
@@ -90,13 +61,8 @@ def evaluation_claim(*, evaluation_id: int, worker: str) -> Claim | None:
     )
     if not taken:
         return None
-    ev = Evaluation.objects.select_related("submission").only(*_TARGET_FIELDS).get(pk=evaluation_id)
-    return Claim(evaluation_id, ev.attempt, Target.of(ev))
-
-
-_TARGET_FIELDS = ("attempt", "toolchain", "soc", "submission__id", "submission__run_id", "submission__task_id",
-                  "submission__task_version_id", "submission__path", "submission__visibility",
-                  "submission__author_id", "submission__created_at")
+    ev = Evaluation.objects.select_related("submission").only("attempt", *Sample.FIELDS).get(pk=evaluation_id)
+    return Claim(evaluation_id, ev.attempt, Sample.of(ev))
 
 
 def _mine(claim: Claim):
@@ -131,8 +97,8 @@ def evaluation_finish(claim: Claim, record: EvaluationResult) -> bool:
             lease_until=None, error="",
         ):
             return False
-        aggregates.record_ended(claim.target.ended(
-            claim.evaluation_id, judged=True, verdict=record.verdict, compiled=record.compiled,
+        aggregates.record_ended(Ended(
+            claim.evaluation_id, claim.sample, judged=True, verdict=record.verdict, compiled=record.compiled,
             passed=record.passed, speedup=speedup, failure_category=record.failure_category,
             suspicious=record.suspicious))
     return True
@@ -144,7 +110,7 @@ def evaluation_fail_infra(claim: Claim, reason: str) -> Evaluation | None:
         row = _mine(claim).select_for_update().first()
         if row is None:
             return None
-        _requeue_or_fail(row, reason, claim.target)
+        _requeue_or_fail(row, reason, claim.sample)
     return row
 
 
@@ -155,14 +121,14 @@ def evaluation_fail_unusable(claim: Claim, reason: str) -> Evaluation | None:
         row = _mine(claim).select_for_update().first()
         if row is None:
             return None
-        _end_unjudged(row, REFUSED_PREFIX + reason, claim.target)
+        _end_unjudged(row, REFUSED_PREFIX + reason, claim.sample)
     return row
 
 
-def _requeue_or_fail(row: Evaluation, reason: str, target: Target) -> None:
+def _requeue_or_fail(row: Evaluation, reason: str, sample: Sample) -> None:
     row.infra_failures += 1
     if row.infra_failures >= MAX_INFRA_FAILURES:
-        _end_unjudged(row, reason, target)
+        _end_unjudged(row, reason, sample)
         return
     row.error = reason[:2000]
     row.lease_until = None
@@ -173,7 +139,7 @@ def _requeue_or_fail(row: Evaluation, reason: str, target: Target) -> None:
     transaction.on_commit(lambda: evaluation_send(row))
 
 
-def _end_unjudged(row: Evaluation, reason: str, target: Target) -> None:
+def _end_unjudged(row: Evaluation, reason: str, sample: Sample) -> None:
     row.error = reason[:2000]
     row.lease_until = None
     row.stage = ""
@@ -182,7 +148,7 @@ def _end_unjudged(row: Evaluation, reason: str, target: Target) -> None:
     row.compiled = row.passed = None
     row.finished_at = timezone.now()
     row.save()
-    aggregates.record_ended(target.ended(row.pk, judged=False, verdict=Verdict.SYSTEM_ERROR))
+    aggregates.record_ended(Ended(row.pk, sample, judged=False, verdict=Verdict.SYSTEM_ERROR))
 
 
 @contextmanager
@@ -229,7 +195,7 @@ def reconcile_stuck(*, queued_for: timedelta = timedelta(minutes=2)) -> int:
             if row is None:
                 continue
             _requeue_or_fail(row, f"worker {row.worker or '?'} stopped renewing its lease (attempt {row.attempt})",
-                             Target.of(row))
+                             Sample.of(row))
             count += 1
     return count
 
