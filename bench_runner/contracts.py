@@ -37,9 +37,15 @@ from bench_runner.taxonomy import Category, Diagnostic
 SCHEMA_VERSION = 2
 #: The judging rules' version, part of every cache key: bump it when judging changes
 #: (tolerances, trial counts, verdict or category rules) so cached results expire.
-EVALUATOR_VERSION = "1.1.0"
+#: 1.2.0: scalar work charged, device-code poison, byte accounting, traffic bound (issue #16).
+EVALUATOR_VERSION = "1.2.0"
 #: A speedup above this is flagged (``suspicious``, flag ``suspicious_speedup``) for review.
 SUSPICIOUS_SPEEDUP = 10.0
+#: Flags that make a passing result ``suspicious`` (never ranked until reviewed), whatever its
+#: speedup: ``suspicious_speedup`` (above :data:`SUSPICIOUS_SPEEDUP`), ``unmodelled_write``
+#: (output bytes changed outside every modelled write: the modelled time does not cover the
+#: work), ``below_traffic_bound`` (a modelled time below what the task's bytes need at HBM speed).
+UNRANKED_FLAGS: frozenset[str] = frozenset({"suspicious_speedup", "unmodelled_write", "below_traffic_bound"})
 #: The largest source file (kernel or host) accepted anywhere, in UTF-8 bytes.
 MAX_SOURCE_BYTES = 64 * 1024
 #: The SoC an evaluation models when none is asked for.
@@ -370,7 +376,9 @@ class EvaluationResult:
 
     @property
     def suspicious(self) -> bool:
-        """The speedup is implausibly large: review before ranking."""
+        """The speedup is implausibly large, or the model cannot vouch for it: review before ranking."""
+        if any(f in UNRANKED_FLAGS and f != "suspicious_speedup" for f in self.flags):
+            return True
         return self.speedup is not None and self.speedup > SUSPICIOUS_SPEEDUP
 
     @property
@@ -474,6 +482,6 @@ class EvaluationResult:
 
 __all__ = [
     "DEFAULT_SOC", "EVALUATOR_VERSION", "MAX_SOURCE_BYTES", "SCHEMA_VERSION", "SOURCE_REJECTION_CODES",
-    "SUSPICIOUS_SPEEDUP", "VERDICTS", "CaseResult", "EvaluationResult", "ResultFormatError", "SourceRejected",
+    "SUSPICIOUS_SPEEDUP", "UNRANKED_FLAGS", "VERDICTS", "CaseResult", "EvaluationResult", "ResultFormatError", "SourceRejected",
     "Verdict", "check_source", "failure_category", "json_safe", "number",
 ]

@@ -67,6 +67,8 @@ class _State:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cases: list[CaseResult] = field(default_factory=list)
     perf_cases: list[dict[str, Any]] = field(default_factory=list)
+    #: Flags the model raised about the timing itself (``unmodelled_write``, ``below_traffic_bound``).
+    model_flags: list[str] = field(default_factory=list)
     first_report: dict[str, Any] | None = None
     seeds: dict[str, list[int]] = field(default_factory=dict)
     stage_s: dict[str, float] = field(default_factory=dict)
@@ -158,6 +160,7 @@ def evaluate(
                 with stage("baseline"):
                     base = baseline_perf(the_task, tc, soc, artefacts)
     speedup, flags = _speedup(perf, base)
+    flags += [f for f in dict.fromkeys(state.model_flags) if f not in flags]
     result = _result(the_task, path, identity, state, perf, base, speedup, flags, kernel_sha, host_sha,
                      master, key, started)
     if result.verdict not in _UNCACHED_VERDICTS:
@@ -249,6 +252,7 @@ def _compile_and_run(task: tasks.Task, tc: Toolchain, job: sandbox.JobDir, sourc
             run = tc.run_case(task, job, ci, case, trials, soc=soc)
         with stage("verify"):
             case_result = _judge_case(task, case, trials, run, state)
+            _check_model(task, case, run, state, _min_cycles(tc, task, case, soc))
         state.cases.append(case_result)
         if state.verdict is not None:
             return
@@ -370,6 +374,49 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         "max_rel_err": max((c["max_rel_err"] for c in outs), default=0.0),
         "mismatch_count": sum(c["mismatch_count"] for c in outs),
     }, diags
+
+
+def _min_cycles(tc: Toolchain, task: tasks.Task, case: tasks.CaseSpec, soc: str) -> float | None:
+    """The fewest cycles any kernel needs for this case: its output bytes at the SoC's HBM rate.
+
+    Computed here, from the task, so that no number the kernel's process reports can go below it.
+    """
+    rate = getattr(tc, "hbm_bytes_per_cycle", None)
+    bpc = rate(soc) if callable(rate) else None
+    if not bpc:
+        return None
+    view = reference.case_view(task, case)
+    out_bytes = 0
+    for spec in task.outputs:
+        n = 1
+        for d in view.shapes[spec.name]:
+            n *= d
+        out_bytes += n * spec.dtype.itemsize
+    return out_bytes / bpc
+
+
+def _check_model(task: tasks.Task, case: tasks.CaseSpec, run: CaseRun, state: _State,
+                 min_cycles: float | None) -> None:
+    """Flag a timing the model cannot vouch for: bytes written outside it, or a time below traffic."""
+    reports = [r for r in (*run.reports, run.final_report) if isinstance(r, dict)]
+    unaccounted = max((r.get("unaccounted_gm_bytes") for r in reports
+                       if isinstance(r.get("unaccounted_gm_bytes"), int)), default=0)
+    if unaccounted > 0 and "unmodelled_write" not in state.model_flags:
+        state.model_flags.append("unmodelled_write")
+        state.diagnostics.append(Diagnostic(
+            Category.UNMODELLED_WRITE, f"case {case.name}: {unaccounted} byte(s) of global memory changed without a "
+            "modelled write (DataCopy, SetValue, Fixpipe or a charged scalar store); the modelled time does not "
+            "cover that work, so the result is not ranked", source="evaluator", severity="warning",
+            code="UNMODELLED_WRITE"))
+    perf = next((p for p in state.perf_cases if p.get("name") == case.name), None)
+    cycles = perf.get("cycles") if perf else None
+    if min_cycles and isinstance(cycles, int | float) and cycles < min_cycles * 0.999 \
+            and "below_traffic_bound" not in state.model_flags:
+        state.model_flags.append("below_traffic_bound")
+        state.diagnostics.append(Diagnostic(
+            Category.UNMODELLED_WRITE, f"case {case.name}: modelled {cycles} cycles, below the {min_cycles:.0f} "
+            f"cycles its outputs need at HBM bandwidth; the result is not ranked", source="evaluator",
+            severity="warning"))
 
 
 def _mismatch_category(chk: verify.OutputCheck) -> Category:

@@ -29,6 +29,20 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(AscendC\s*::\s*sim|ascend_sim|ASCEND_SIM_\w*)\b"),
      "refers to the emulator's internals ({0}); use only the AscendC API"),
     (re.compile(r"(/proc/|/dev/|/sys/)"), "refers to the host path {0}"),
+    # The scalar-work instrumentation (ascend_sim scalar_hooks.h) must see all of the kernel's code:
+    # no call-back names, no attributes or pragmas that switch instrumentation off, no builtins
+    # that reach libc past the device-code poison.
+    (re.compile(r"\b(__sanitizer_\w*|__asan_\w*|__tsan_\w*|__cyg_profile\w*)"),
+     "refers to the emulator's instrumentation call-backs ({0})"),
+    (re.compile(r"\b(no_sanitize\w*|__no_sanitize\w*|no_instrument_function|no_address_safety_analysis|"
+                r"no_stack_protector|ifunc|weakref)\b"),
+     "uses the attribute {0}, which would hide code from the cost model"),
+    (re.compile(r"^\s*#\s*pragma\s+(GCC\s+(?:optimize|push_options|pop_options|target|poison)|clang)\b", re.M),
+     "uses #pragma {0}"),
+    (re.compile(r"\b(_Pragma|__builtin_(?!(?:expect|FILE|LINE|FUNCTION|unreachable|constant_p|offsetof|bit_cast|"
+                r"isnan|isinf|huge_val\w*|inf\w*|nan\w*|clz\w*|ctz\w*|popcount\w*|parity\w*|ffs\w*|bswap\w*|"
+                r"abs|fabs\w*|copysign\w*)\b)\w+)"),
+     "uses {0}: kernels reach the hardware through the AscendC API only"),
     (re.compile(r"^\s*#\s*include\s*[<\"]((?:/|[^>\"]*\.\.)[^>\"]*)[>\"]", re.M),
      "includes {0}: only the task's headers and system headers by name are allowed"),
     (re.compile(r"^\s*#\s*include\s*<((?:sys|linux|asm|net|netinet|arpa)/[^>]*|unistd\.h|dlfcn\.h|"

@@ -42,6 +42,10 @@ class Category(StrEnum):
     INFRASTRUCTURE = "infrastructure"
     #: The model's answer had no kernel in the format its prompt demands (see trainer.generate).
     FORMAT = "format"
+    #: Code an AI core cannot run: host libc/POSIX, heap, STL containers, exceptions, RTTI, TLS.
+    DEVICE_CODE = "device_code"
+    #: Output bytes changed outside every modelled write: the result cannot be timed or ranked.
+    UNMODELLED_WRITE = "unmodelled_write"
     OTHER = "other"
 
 
@@ -73,6 +77,8 @@ TITLES: dict[Category, str] = {
     Category.SANDBOX_VIOLATION: "sandbox violation",
     Category.INFRASTRUCTURE: "infrastructure error",
     Category.FORMAT: "answer not in the required format",
+    Category.DEVICE_CODE: "host-only code in a kernel (libc, heap, STL, exceptions)",
+    Category.UNMODELLED_WRITE: "output written outside the cost model",
     Category.OTHER: "other (unclassified)",
 }
 
@@ -95,6 +101,7 @@ FINDING_CATEGORIES: dict[str, Category] = {
     # Beyond the contract's list, emitted by the emulator too:
     "UNSUPPORTED": Category.UNDECLARED,  # an API the chosen SoC does not have (DataCopyPad on 310P)
     "SYNC_MISMATCH": Category.QUEUE_SYNC,  # SetFlag/WaitFlag left unpaired at kernel end
+    "UNMODELLED_WRITE": Category.UNMODELLED_WRITE,  # GM bytes changed without a modelled write
 }
 
 
@@ -298,6 +305,8 @@ def classify_compile_message(message: str, notes: Sequence[str] = ()) -> Categor
     msg = message
     if FORMAT_MARK in msg:  # the generator's stand-in for an answer with no kernel in it
         return Category.FORMAT
+    if "attempt to use poisoned" in msg:  # ascend_sim/device_code.h: a host-only name in device code
+        return Category.DEVICE_CODE
     if re.search(r"No such file or directory|cannot find -l|file not found", msg):
         return Category.INCLUDE_LINK
     if "static assertion failed" in msg or "static_assert" in msg:

@@ -41,6 +41,21 @@ CXX = "g++"
 # -fno-strict-aliasing: kernels often pun types through pointer casts; keep them working at -O2.
 BASE_FLAGS: tuple[str, ...] = ("-std=c++17", "-O2", "-fno-strict-aliasing", "-DASCENDC_CPU_DEBUG", "-pthread")
 PREBUILT_FLAG = "-DASCEND_SIM_PREBUILT_RUNTIME"
+#: Call-back instrumentation of the translation units that use the prebuilt runtime (the kernel,
+#: the driver, the host tiling): every basic block and every pointer load/store of their own code
+#: calls the runtime, which charges the kernel's scalar work to the S pipe (include/ascend_sim/
+#: scalar_hooks.h). The emulator's functions are exempt (ASCEND_SIM_NOINSTR); the host-side code
+#: runs outside a launch, where the call-backs do nothing. kernel-address links no sanitizer
+#: runtime; a call threshold of 0 makes every check a call; stack and global redzones are off.
+#: Chosen by measurement over -finstrument-functions (sees calls, not loops or accesses) and
+#: -fsanitize=thread (links libtsan, instruments function entry/exit): see docs/ascend_sim.md.
+INSTRUMENT_FLAGS: tuple[str, ...] = (
+    "-fsanitize=kernel-address",
+    "--param=asan-instrumentation-with-call-threshold=0",
+    "--param=asan-stack=0",
+    "--param=asan-globals=0",
+    "-fsanitize-coverage=trace-pc",
+)
 
 PCH_NAME = "kernel_operator.h.gch"
 RUNTIME_OBJ = "ascend_sim_runtime.o"
@@ -79,7 +94,7 @@ def fingerprint() -> str:
     """Hash of every header, the compiler identity and the flags: names the cache directory."""
     h = hashlib.sha256()
     h.update(_compiler_identity(CXX).encode())
-    h.update("\0".join((*BASE_FLAGS, PREBUILT_FLAG)).encode())
+    h.update("\0".join((*BASE_FLAGS, PREBUILT_FLAG, *INSTRUMENT_FLAGS)).encode())
     root = include_dir()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         h.update(str(path.relative_to(root)).encode())
@@ -129,6 +144,7 @@ def ensure_pch() -> Path | None:
             [
                 CXX,
                 *BASE_FLAGS,
+                *INSTRUMENT_FLAGS,
                 PREBUILT_FLAG,
                 f"-I{inc}",
                 "-x",
@@ -166,13 +182,15 @@ def compile_command(
     """Full g++ argv that builds kernel + host sources into one executable.
 
     Uses the cached precompiled header and runtime object when ``ensure_pch`` has built them;
-    otherwise the headers compile the runtime inline (same behaviour, slower compile).
+    otherwise the headers compile the runtime inline (slower compile, and without the scalar-work
+    instrumentation, whose call-backs live in the runtime object).
     """
     inc = include_dir()
     cached = _cache_dir()
     argv = [CXX, *BASE_FLAGS]
     if _ready(cached):
-        argv += [PREBUILT_FLAG, f"-I{cached}"]
+        # Instrumentation needs the call-backs, which only the prebuilt runtime object defines.
+        argv += [*INSTRUMENT_FLAGS, PREBUILT_FLAG, f"-I{cached}"]
     argv.append(f"-I{inc}")
     argv += [f"-I{Path(d)}" for d in extra_include_dirs]
     argv += [str(Path(s)) for s in sources]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
-import json
 import re
 import shutil
 import subprocess
@@ -21,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from bench_runner import launcher, sandbox, taxonomy
+from bench_runner import launcher, report_guard, sandbox, taxonomy
 from bench_runner.cache import Cache, key_of
 from bench_runner.contracts import DEFAULT_SOC
 from bench_runner.errors import ToolchainUnavailableError
@@ -34,7 +33,7 @@ MiB = sandbox.MiB
 #: Copies the emulator's last report out of the sandbox's private /tmp after the program ends,
 #: however it ends (the report of a crashed or failed run explains the failure).
 _RUN_WRAPPER = '"$@"; rc=$?; cat "$ASCEND_SIM_REPORT" >"/dev/fd/$AKGEN_FD_1" 2>/dev/null; exit $rc'
-_REPORT_CAP = 16 * MiB
+_REPORT_CAP = report_guard.MAX_REPORT_BYTES
 _GENERATED = (launcher.SIGNATURE_FILE, "host_tu.cpp", "main.cpp")
 _USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
 
@@ -99,6 +98,10 @@ class CpuSim(Toolchain):
     def default_soc(self) -> str:
         _require_build()
         return DEFAULT_SOC
+
+    def hbm_bytes_per_cycle(self, soc: str) -> float | None:
+        """The SoC's HBM bandwidth in bytes per cycle: the evaluator's floor under every modelled time."""
+        return _hbm_bytes_per_cycle(soc)
 
     def identity(self, soc: str) -> dict[str, str]:
         return {"name": self.name, "version": f"ascend_sim-{_content_version()}", "soc": soc}
@@ -229,8 +232,12 @@ class CpuSim(Toolchain):
                                                max_buffer_bytes=max(largest, _REPORT_CAP))
             except launcher.StreamError as exc:
                 stream, stream_error = launcher.StreamResult([launcher.TrialOutput() for _ in trials]), str(exc)
-            final = _load_report((logs / "final_report.json").read_bytes())
-            reports = [_load_report(t.report) if t.report else None for t in stream.trials]
+            final, final_error = _load_report((logs / "final_report.json").read_bytes())
+            loaded = [_load_report(t.report) for t in stream.trials]
+            reports = [r for r, _ in loaded]
+            report_error = next((e for _, e in loaded if e), None) or final_error
+            if report_error and stream_error is None:
+                stream_error = report_error  # the kernel's process wrote it: the kernel's runtime error
             return CaseRun(res, stream, final, reports, stream_error)
         finally:
             for t_files in files:
@@ -252,14 +259,24 @@ def _numel(shape: tuple[int, ...]) -> int:
     return n
 
 
-def _load_report(raw: bytes | None) -> dict[str, Any] | None:
-    if not raw or len(raw) > _REPORT_CAP:
-        return None
+def _load_report(raw: bytes | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The sanitised report (report_guard) and, when it cannot be read, why."""
     try:
-        data = json.loads(raw.decode("utf-8", errors="replace"))
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
+        return report_guard.load(raw), None
+    except report_guard.ReportError as exc:
+        return None, str(exc)
+
+
+@functools.lru_cache(maxsize=16)
+def _hbm_bytes_per_cycle(soc: str) -> float | None:
+    """HBM bytes per core-clock cycle of ``soc``, read from the emulator's profile table (soc.h)."""
+    mod = _require_build()
+    text = (Path(mod.include_dir()) / "ascend_sim" / "soc.h").read_text(encoding="utf-8")
+    row = r'\{"(\w+)",\s*\d+,\s*(?:true|false),\s*\d+,\s*\d+,\s*([\d.]+),(?:\s*\d+,){5}\s*([\d.]+),'
+    for m in re.finditer(row, text):
+        if m[1] == soc:
+            return float(m[3]) * 1000.0 / float(m[2])
+    return None
 
 
 @functools.lru_cache(maxsize=16)

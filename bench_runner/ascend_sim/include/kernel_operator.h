@@ -3,6 +3,8 @@
 // See docs/ascend_sim.md for what is covered.
 #pragma once
 
+#include "ascend_sim/std_headers.h"
+#include "ascend_sim/noinstr_begin.h"
 #include "ascend_sim/base.h"
 #include "ascend_sim/half.h"
 #include "ascend_sim/soc.h"
@@ -21,3 +23,6 @@
 #include "ascend_sim/sort_api.h"
 #include "ascend_sim/tiling.h"
 #include "ascend_sim/misc.h"
+#include "ascend_sim/noinstr_end.h"
+// Last: from here on, host-library names are compile errors in the kernel (device_code.h).
+#include "ascend_sim/device_code.h"

@@ -18,7 +18,7 @@ from bench_runner.ascend_sim import build
 CONVERT = r"""
 #include <cstdio>
 #include <cstring>
-#include "kernel_operator.h"
+#include "tikicpulib.h"
 int main() {
     // every half bit pattern -> float
     FILE* f = std::fopen("h2f.bin", "wb");

@@ -61,6 +61,7 @@ inline void softmax_run(const LocalTensor<T>& dst, const LocalTensor<S>* sum, co
                         const SoftMaxShapeInfo& shape, const SrcLoc& loc) {
     static_assert(OneOf<T, half, float>::value, "Failed to check dtype in SoftMax, current api support dtype is half / float");
     static_assert(OneOf<S, half, float>::value, "Failed to check dtype in SoftMax, sum / max support half / float");
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("SoftMax", loc);
     const uint32_t M = shape.srcM ? shape.srcM : tiling.srcM;
     const uint32_t K = shape.srcK ? shape.srcK : tiling.srcK;
@@ -138,6 +139,7 @@ inline void layernorm_run(const LocalTensor<T>& out, const LocalTensor<T>& mean,
                           const LocalTensor<T>& x, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                           const LocalTensor<uint8_t>* tmp, float eps, const LayerNormTiling& t, const SrcLoc& loc) {
     static_assert(OneOf<T, half, float>::value, "Failed to check dtype in LayerNorm, current api support dtype is half / float");
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("LayerNorm", loc);
     const uint32_t rows = t.bLength * t.sLength, H = t.hLength;
     const uint32_t oriH = t.originalHLength ? t.originalHLength : H;
@@ -211,6 +213,7 @@ inline void topk_run(const LocalTensor<T>& dstValue, const LocalTensor<int32_t>&
                      const LocalTensor<int32_t>* srcIndex, const LocalTensor<uint8_t>* tmp, int32_t k,
                      const TopKInfo& info, bool largest, bool nsmall, const SrcLoc& loc) {
     static_assert(OneOf<T, half, float>::value, "Failed to check dtype in TopK, current api support dtype is half / float");
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("TopK", loc);
     if (info.inner <= 0 || info.inner % 32 != 0) {
         fail("BAD_PARAM", "TopK", loc, "TopKInfo.inner is %d; the value of inner must be an integer multiple of 32",
@@ -264,7 +267,7 @@ inline void topk_run(const LocalTensor<T>& dstValue, const LocalTensor<int32_t>&
         }
         // value order, ties by position (the merge sort of the hardware is stable)
         std::stable_sort(row.begin(), row.end(), [largest](const std::pair<float, int32_t>& a,
-                                                           const std::pair<float, int32_t>& b) {
+                                                           const std::pair<float, int32_t>& b) ASCEND_SIM_NOINSTR {
             return largest ? a.first > b.first : a.first < b.first;
         });
         for (uint32_t i = 0; i < kk; ++i) {

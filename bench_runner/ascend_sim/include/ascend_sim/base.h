@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1
@@ -89,6 +90,18 @@ enum KernelType {
 #define ASCEND_SIM_API
 #else
 #define ASCEND_SIM_API inline
+#endif
+
+// The kernel's translation unit is compiled with call-back instrumentation (build.py:
+// INSTRUMENT_FLAGS): every basic block and every load/store of the kernel's own code calls the
+// runtime, which charges them to the scalar unit. The emulator's code in that translation unit
+// must cost nothing, so every emulator function carries this attribute (noinstr_begin.h adds it
+// to every `inline` function of the emulator's headers). GCC will not inline such a function
+// into instrumented code, so the emulator's loops stay uninstrumented.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#define ASCEND_SIM_NOINSTR __attribute__((no_sanitize_address, no_sanitize_coverage))
+#else
+#define ASCEND_SIM_NOINSTR
 #endif
 
 namespace AscendC {
@@ -253,4 +266,13 @@ template <typename A, typename B>
 constexpr tuple<A, B> make_tuple(A a, B b) { return {a, b}; }
 }  // namespace Std
 
+}  // namespace AscendC
+
+namespace AscendC {
+namespace sim {
+// A host container for the emulator's headers that a kernel may include after the device-code
+// poison (device_code.h forbids the name `vector` in kernel code, not the emulator's use of it).
+template <typename T>
+using DeviceHidden = std::vector<T>;
+}  // namespace sim
 }  // namespace AscendC

@@ -62,6 +62,7 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
     static_assert(sim::OneOf<T, half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t, int8_t, uint8_t>::value,
                   "Failed to check dtype in LoadDataWithTranspose");
     if (sizeof(T) != 2) {
+        const ::AscendC::sim::ApiScope api_scope_;
         sim::enter("LoadDataWithTranspose", loc);
         sim::fail("UNSUPPORTED", "LoadDataWithTranspose", loc,
                   "LoadDataWithTranspose of %u-byte elements (two fractals merged per repeat) is not emulated; 16-bit "

@@ -76,6 +76,7 @@ ASCEND_SIM_API uint64_t l1_load_cycles(CoreCtx& c, uint64_t bytes) {
 // ------------------------------------------------------------------------------------------
 ASCEND_SIM_API void cube_nd2nz(const TensorRef& dst, const void* gm, uint32_t esize, const Nd2NzParams& p,
                                const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopy", loc);
     if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
     LocalView d = view_raw(dst, "DataCopy", "dst (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
@@ -131,6 +132,7 @@ ASCEND_SIM_API void cube_nd2nz(const TensorRef& dst, const void* gm, uint32_t es
 // ------------------------------------------------------------------------------------------
 ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, const void* gm, uint32_t esize,
                                 const LoadData2DParams& p, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("LoadData", loc);
     if (p.addrMode != 0) {
         fail("UNSUPPORTED", "LoadData", loc, "LoadData2DParams.addrMode = %u (decrementing addresses) is not emulated",
@@ -213,6 +215,7 @@ ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, cons
 // ------------------------------------------------------------------------------------------
 ASCEND_SIM_API void cube_load3d(const TensorRef& dst, const TensorRef& src, uint32_t esize, const Load3DArgs& a,
                                 const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("LoadData", loc);
     if (a.transpose) {
         fail("UNSUPPORTED", "LoadData", loc, "LoadData3DParamsV2.enTranspose (Load3D into L0B) is not emulated");
@@ -276,6 +279,7 @@ ASCEND_SIM_API void cube_load3d(const TensorRef& dst, const TensorRef& src, uint
 // ------------------------------------------------------------------------------------------
 ASCEND_SIM_API void cube_mmad(const TensorRef& dst, DType ct, const TensorRef& a, DType at, const TensorRef& b,
                               DType bt, const TensorRef* bias, DType biast, const MmadParams& p, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("Mmad", loc);
     if (p.m > 4095 || p.n > 4095 || p.k > 4095) {
         fail("BAD_PARAM", "Mmad", loc, "MmadParams m/n/k = %u/%u/%u; each must be in [0, 4095]", p.m, p.n, p.k);
@@ -420,6 +424,7 @@ static inline float scale_bits(uint64_t v) {
 ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, const TensorRef& src, DType st,
                                  const TensorRef* quant, const FixpipeParamsV220& p, CO2Layout layout,
                                  const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("Fixpipe", loc);
     if (!c.soc->split_arch) {
         fail("UNSUPPORTED", "Fixpipe", loc,
@@ -522,11 +527,13 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
                         std::memcpy(&v, in, 4);
                         if (p.reluEn && v < 0) v = 0;
                         std::memcpy(out, &v, 4);
+                        gm_mark(out, 4);
                     } else {
                         int32_t v;
                         std::memcpy(&v, in, 4);
                         if (p.reluEn && v < 0) v = 0;
                         std::memcpy(out, &v, 4);
+                        gm_mark(out, 4);
                     }
                     continue;
                 }
@@ -547,9 +554,11 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
                 if (dt == DType::F16) {
                     const uint16_t h = float_to_half_bits(v);
                     std::memcpy(out, &h, 2);
+                    gm_mark(out, 2);
                 } else if (dt == DType::BF16) {
                     const uint16_t h = float_to_bf16_bits(v);
                     std::memcpy(out, &h, 2);
+                    gm_mark(out, 2);
                 } else if (dt == DType::I8) {
                     const float r = std::nearbyint(v);
                     *reinterpret_cast<int8_t*>(out) = static_cast<int8_t>(std::max(-128.0f, std::min(127.0f, r)));
@@ -557,6 +566,7 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
                     const float r = std::nearbyint(v);
                     *out = static_cast<uint8_t>(std::max(0.0f, std::min(255.0f, r)));
                 }
+                if (dt == DType::I8 || dt == DType::U8) gm_mark(out, 1);
             }
         }
         out_bytes += static_cast<uint64_t>(p.mSize) * p.nSize * dsz;
@@ -577,6 +587,7 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
 // repeats) of L1 / L0A / L0B with a value.
 ASCEND_SIM_API void cube_init_const(const TensorRef& dst, uint32_t esize, const void* value, uint32_t repeat,
                                     uint32_t block_num, uint32_t dst_gap, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("InitConstValue", loc);
     LocalView d = view_raw(dst, "InitConstValue", "dst (LocalTensor)", loc, ONE_BLK_SIZE,
                            hw_bit(Hardware::L1) | hw_bit(Hardware::L0A) | hw_bit(Hardware::L0B));
@@ -653,6 +664,7 @@ static inline void xc_deliver_m0(Runtime& r, int kind, int flag) {
 }
 
 ASCEND_SIM_API void cross_core_set(int mode, int flag, pipe_t pipe, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("CrossCoreSetFlag", loc);
     xc_check(c, mode, flag, "CrossCoreSetFlag", loc);
     Runtime& r = rt();
@@ -707,6 +719,7 @@ ASCEND_SIM_API void cross_core_set(int mode, int flag, pipe_t pipe, const SrcLoc
 }
 
 ASCEND_SIM_API void cross_core_wait(int mode, int flag, pipe_t pipe, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("CrossCoreWaitFlag", loc);
     (void)mode;  // a wait consumes this core's own counter, whatever mode set it
     xc_check(c, -1, flag, "CrossCoreWaitFlag", loc);

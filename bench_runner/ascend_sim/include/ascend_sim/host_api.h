@@ -33,7 +33,7 @@ template <typename... A>
 inline void check_kernel_args(const char* kernel, const char* file, int line, const A&... a) {
     static_assert(sizeof...(A) <= 32, "ICPU_RUN_KF supports at most 32 kernel arguments");
     int idx = 0;
-    auto one = [&](const auto& v) {
+    auto one = [&](const auto& v) ASCEND_SIM_NOINSTR {
         using V = std::decay_t<decltype(v)>;
         if constexpr (std::is_pointer<V>::value) {
             if (v != nullptr && !gm_owns(reinterpret_cast<const void*>(v))) {
@@ -49,7 +49,7 @@ inline void check_kernel_args(const char* kernel, const char* file, int line, co
 template <typename F>
 inline void run_kernel(const char* name, int64_t block_dim, const char* file, int line, F&& fn) {
     using Fn = std::remove_reference_t<F>;
-    run_kernel_impl(name, block_dim, file, line, [](void* p) { (*static_cast<Fn*>(p))(); },
+    run_kernel_impl(name, block_dim, file, line, [](void* p) ASCEND_SIM_NOINSTR { (*static_cast<Fn*>(p))(); },
                     const_cast<void*>(static_cast<const void*>(&fn)));
 }
 
@@ -67,7 +67,7 @@ inline void SetKernelMode(KernelMode mode) { sim::set_kernel_mode(mode); }
 #define ICPU_RUN_KF(func, blockdim, ...)                                                                        \
     do {                                                                                                        \
         ::AscendC::sim::check_kernel_args(ASCEND_SIM_STR(func), __FILE__, __LINE__, ##__VA_ARGS__);              \
-        ::AscendC::sim::run_kernel(ASCEND_SIM_STR(func), (blockdim), __FILE__, __LINE__, [&]() { func(__VA_ARGS__); }); \
+        ::AscendC::sim::run_kernel(ASCEND_SIM_STR(func), (blockdim), __FILE__, __LINE__, [&]() ASCEND_SIM_NOINSTR { func(__VA_ARGS__); }); \
     } while (0)
 
 #define ICPU_SET_TILING_KEY(key) ::AscendC::sim::set_tiling_key(static_cast<int64_t>(key))

@@ -31,6 +31,7 @@ __aicore__ inline void printf(const char* fmt, Args... args) {
 
 template <typename T>
 __aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, ASCEND_SIM_LOC) {
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("DumpTensor", loc);
     sim::LocalView v = sim::view(tensor, "DumpTensor", "tensor", loc, 1);
     const uint64_t n = std::min<uint64_t>(dumpSize, v.extent / sizeof(T));
@@ -45,6 +46,7 @@ __aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, u
 }
 template <typename T>
 __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, ASCEND_SIM_LOC) {
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("DumpTensor", loc);
     sim::check_gm(tensor.GetPhyAddr(), static_cast<uint64_t>(dumpSize) * sizeof(T), false, "DumpTensor", loc);
     std::printf("DumpTensor: desc=%u, core=%d, %u elements of %s:\n", desc, sim::tl_core->block_idx, dumpSize,
@@ -56,6 +58,7 @@ __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, 
 }
 
 __aicore__ inline void Trap(ASCEND_SIM_LOC) {
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("Trap", loc);
     sim::fail("CRASH", "Trap", loc, "the kernel called Trap()");
 }

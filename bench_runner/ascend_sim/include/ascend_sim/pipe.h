@@ -294,6 +294,7 @@ __aicore__ inline void PipeBarrier(ASCEND_SIM_LOC) {
 
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(ASCEND_SIM_LOC) {
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::sync_all(sim::enter("SyncAll", loc), loc, "SyncAll", !isAIVOnly);
 }
 
@@ -303,6 +304,7 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const L
     (void)gmWorkspace;
     (void)ubWorkspace;
     (void)usedCores;
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::sync_all(sim::enter("SyncAll", loc), loc, "SyncAll");
 }
 

@@ -237,6 +237,13 @@ struct CoreCtx {
     uint64_t cmp_mask[2] = {0, 0};  // CMPMASK register (Compare without dst, Select mode 0)
     // atomic mode for UB->GM copies: 0 none, 1 add, 2 max, 3 min
     int atomic_op = 0;
+    // scalar work of the kernel's own (instrumented) code, charged by the hooks in scalar_hooks.h
+    uint32_t in_api = 0;            // open ApiScopes: emulator code is running, charge nothing
+    uint64_t scalar_blocks = 0;     // basic blocks executed
+    uint64_t scalar_ub_access = 0;  // raw loads/stores into on-chip memory (8-byte units)
+    uint64_t scalar_gm_access = 0;  // raw loads/stores into global memory (8-byte units)
+    uintptr_t stack_lo = 0;         // this core thread's stack: the kernel's locals live there
+    uintptr_t stack_hi = 0;
     // diagnostics
     const char* last_api = "";
     SrcLoc last_loc{"", 0};
@@ -354,6 +361,21 @@ inline void pipe_wait(CoreCtx& c, Pipe p, uint64_t t) {
 
 inline thread_local CoreCtx* tl_core = nullptr;
 
+// Marks the extent of an emulator API call on this core (its body, from the point where it
+// enters the runtime). The standard-library code the emulator calls is compiled into the
+// instrumented kernel unit too; while a scope is open the scalar-work hooks charge nothing, so
+// only the kernel's own code is charged (scalar_hooks.h).
+struct ApiScope {
+    inline ApiScope() {
+        if (tl_core) ++tl_core->in_api;
+    }
+    inline ~ApiScope() {
+        if (tl_core) --tl_core->in_api;
+    }
+    ApiScope(const ApiScope&) = delete;
+    ApiScope& operator=(const ApiScope&) = delete;
+};
+
 // ---- out-of-line runtime (runtime_impl.h) ----
 // Reports an error and stops: inside a core the kernel unwinds (SimAbort) and the launcher
 // exits with status 3 after writing the report; on the host it exits at once.
@@ -373,6 +395,9 @@ ASCEND_SIM_API uint64_t charge(CoreCtx& c, Pipe pipe, uint64_t cycles, const cha
                                std::initializer_list<Access> accesses, uint32_t issue_extra = 0);
 ASCEND_SIM_API void charge_scalar(CoreCtx& c, uint64_t cycles, BlockInfo* wait_for = nullptr, bool write = false);
 ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const char* api, const SrcLoc& loc);
+// Byte accounting: records that [p, p+bytes) of global memory was written by a modelled path
+// (a copy, SetValue, Fixpipe, or a charged scalar store). No effect outside watched GM buffers.
+ASCEND_SIM_API void gm_mark(const void* p, uint64_t bytes);
 // all: SyncAll<false> (every AIC and AIV of a MIX launch)
 ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api, bool all = false);
 // Operand checks.

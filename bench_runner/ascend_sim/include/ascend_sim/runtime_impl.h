@@ -6,6 +6,7 @@
 // keeps each kernel compile small; runtime_lib.cpp compiles it once with external linkage.
 #pragma once
 
+#include "std_headers.h"
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -46,6 +47,17 @@ struct Runtime {
     // global memory registry (GmAlloc'd ranges)
     std::shared_mutex gm_mu;
     std::map<uintptr_t, size_t> gm;
+    // byte accounting of the current launch: every GmAlloc'd buffer, its contents before the
+    // launch, and which bytes a modelled path wrote (scalar_hooks.h, gm_mark)
+    struct GmWatch {
+        uintptr_t lo = 0;
+        uintptr_t hi = 0;
+        std::vector<uint8_t> before;
+        std::vector<uint8_t> touched;
+    };
+    std::vector<GmWatch> watches;
+    uint64_t unaccounted_bytes = 0;   // last launch: bytes changed without a modelled write
+    std::string unaccounted_where;    // the first such byte, described
     // configuration
     bool configured = false;
     const SocProfile* soc = nullptr;
@@ -116,6 +128,10 @@ ASCEND_SIM_API Runtime& rt();
 ASCEND_SIM_API void configure();
 ASCEND_SIM_API double cycles_to_us(uint64_t cycles);
 ASCEND_SIM_API std::string build_report();
+ASCEND_SIM_API void accounting_begin();
+ASCEND_SIM_API bool install_kernel_seccomp();
+ASCEND_SIM_API void accounting_end();
+ASCEND_SIM_API void scalar_core_begin(CoreCtx& c);
 ASCEND_SIM_API void write_report();
 ASCEND_SIM_API void record(bool error, const char* code, const char* api, const SrcLoc& loc, const std::string& msg,
                            bool dedupe, int core_override = -2);
@@ -266,7 +282,7 @@ ASCEND_SIM_API std::string build_report() {
     Runtime& r = rt();
     std::string o;
     o.reserve(1 << 16);
-    char buf[256];
+    char buf[512];
     o += "{\"soc\": ";
     json_str(o, r.soc ? r.soc->name : kDefaultSoc);
     o += ", \"kernel\": ";
@@ -280,8 +296,9 @@ ASCEND_SIM_API std::string build_report() {
                   static_cast<unsigned long long>(r.hbm_bound_cycles), static_cast<unsigned long long>(r.gm_bytes),
                   r.soc ? r.soc->freq_mhz : 0.0);
     o += buf;
-    std::snprintf(buf, sizeof buf, ", \"l2_bound_cycles\": %llu, \"cube_macs\": %llu",
-                  static_cast<unsigned long long>(r.l2_bound_cycles), static_cast<unsigned long long>(r.cube_macs));
+    std::snprintf(buf, sizeof buf, ", \"l2_bound_cycles\": %llu, \"cube_macs\": %llu, \"unaccounted_gm_bytes\": %llu",
+                  static_cast<unsigned long long>(r.l2_bound_cycles), static_cast<unsigned long long>(r.cube_macs),
+                  static_cast<unsigned long long>(r.unaccounted_bytes));
     o += buf;
     o += ", \"cores\": [";
     bool first = true;
@@ -299,9 +316,13 @@ ASCEND_SIM_API std::string build_report() {
             o += buf;
         }
         std::snprintf(buf, sizeof buf,
-                      "}, \"gm_read_bytes\": %llu, \"gm_write_bytes\": %llu, \"l1_load_bytes\": %llu, \"core_type\": \"%s\"}",
+                      "}, \"gm_read_bytes\": %llu, \"gm_write_bytes\": %llu, \"l1_load_bytes\": %llu, \"core_type\": \"%s\", "
+                      "\"scalar\": {\"blocks\": %llu, \"ub_accesses\": %llu, \"gm_accesses\": %llu}}",
                       static_cast<unsigned long long>(c.gm_read), static_cast<unsigned long long>(c.gm_write),
-                      static_cast<unsigned long long>(c.l1_read), c.is_aic ? "AIC" : "AIV");
+                      static_cast<unsigned long long>(c.l1_read), c.is_aic ? "AIC" : "AIV",
+                      static_cast<unsigned long long>(c.scalar_blocks),
+                      static_cast<unsigned long long>(c.scalar_ub_access),
+                      static_cast<unsigned long long>(c.scalar_gm_access));
         o += buf;
     }
     o += "], \"timeline\": [";
@@ -747,6 +768,7 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
         std::lock_guard<std::recursive_mutex> lk(r.mu);
         r.cores[static_cast<size_t>(b * r.units + role)] = std::move(ctx);
     }
+    scalar_core_begin(*raw);
     tl_core = raw;
     ::block_idx = raw->block_idx;
     ::block_num = r.block_dim;
@@ -828,6 +850,7 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
         r.bars[0].participants = r.waves ? 0 : (r.mix ? 2 * bd : bd);
         r.bars[1].participants = r.waves || !r.mix ? 0 : 3 * bd;
     }
+    accounting_begin();
     r.launch_active = true;
 
     const int ngroups = std::min(bd, r.phys_cores);
@@ -883,6 +906,7 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
             ss.ss_size = altstack.size();
             ss.ss_flags = 0;
             sigaltstack(&ss, nullptr);
+            install_kernel_seccomp();  // from here on this thread runs kernel code (kernel_seccomp.h)
             uint64_t clock = 0;
             const int role = w % r.units;
             for (int b = w / r.units; b < bd; b += ngroups) {
@@ -902,6 +926,7 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
     wd_cv.notify_all();
     watchdog.join();
     r.launch_active = false;
+    accounting_end();
     if (r.mix && !r.abort.load()) {  // cross-core flags set but never waited for leak into the next operator
         std::lock_guard<std::mutex> lk(r.xc_mu);
         for (const auto& kv : r.xc) {
@@ -1140,6 +1165,7 @@ ASCEND_SIM_API LocalView check_element_raw(const TensorRef& t, uint64_t index, u
 // TPipe, queues, TBuf
 // ------------------------------------------------------------------------------------------
 ASCEND_SIM_API void tpipe_created(void* pipe, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("TPipe", loc);
     if (c.pipes_alive > 0) {
         warn("BAD_PARAM", "TPipe", loc,
@@ -1159,6 +1185,7 @@ ASCEND_SIM_API void tpipe_destroyed(void* pipe) {
 ASCEND_SIM_API void* tpipe_current() { return tl_core ? tl_core->current_pipe : nullptr; }
 
 ASCEND_SIM_API void tpipe_reset(const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("TPipe::Reset", loc);
     for (auto& b : c.blocks) {
         b.state = BufState::DEAD;
@@ -1171,6 +1198,7 @@ ASCEND_SIM_API void tpipe_reset(const SrcLoc& loc) {
 }
 
 ASCEND_SIM_API TEventID event_alloc(HardEvent evt, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("AllocEventID", loc);
     uint8_t& used = c.event_reserved[static_cast<int>(evt)];
     for (int id = 0; id < 8; ++id) {
@@ -1183,12 +1211,14 @@ ASCEND_SIM_API TEventID event_alloc(HardEvent evt, const SrcLoc& loc) {
 }
 
 ASCEND_SIM_API void event_release(HardEvent evt, TEventID id, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("ReleaseEventID", loc);
     if (id < 0 || id >= 8) fail("BAD_PARAM", "ReleaseEventID", loc, "event id %d is outside 0..7", id);
     c.event_reserved[static_cast<int>(evt)] &= static_cast<uint8_t>(~(1u << id));
 }
 
 ASCEND_SIM_API TEventID event_fetch(HardEvent evt, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("FetchEventID", loc);
     const uint8_t used = c.event_reserved[static_cast<int>(evt)];
     for (int id = 0; id < 8; ++id) {
@@ -1198,6 +1228,7 @@ ASCEND_SIM_API TEventID event_fetch(HardEvent evt, const SrcLoc& loc) {
 }
 
 ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLoc& loc, bool tbuf) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("InitBuffer", loc);
     if (q.inited) {
         fail("QUE_ORDER", "InitBuffer", loc, "this %s was already initialised by InitBuffer", tbuf ? "TBuf" : "queue");
@@ -1288,6 +1319,7 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
 }
 
 ASCEND_SIM_API BlockInfo* que_alloc(QueueState& q, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("AllocTensor", loc);
     if (!q.inited) fail("QUE_ORDER", "AllocTensor", loc, "AllocTensor on a queue that was never initialised with InitBuffer");
     BlockInfo* b = nullptr;
@@ -1328,6 +1360,7 @@ static inline BlockInfo* que_own(QueueState& q, const TensorRef& t, const char* 
 }
 
 ASCEND_SIM_API void que_free(QueueState& q, const TensorRef& t, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("FreeTensor", loc);
     BlockInfo* b = que_own(q, t, "FreeTensor", loc);
     if (t.gen != b->gen || b->state == BufState::FREE) {
@@ -1346,6 +1379,7 @@ ASCEND_SIM_API void que_free(QueueState& q, const TensorRef& t, const SrcLoc& lo
 }
 
 ASCEND_SIM_API void que_enque(QueueState& q, const TensorRef& t, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("EnQue", loc);
     BlockInfo* b = que_own(q, t, "EnQue", loc);
     if (t.gen != b->gen) fail("USE_AFTER_FREE", "EnQue", loc, "EnQue of a tensor whose buffer was already freed by FreeTensor");
@@ -1370,6 +1404,7 @@ ASCEND_SIM_API void que_enque(QueueState& q, const TensorRef& t, const SrcLoc& l
 }
 
 ASCEND_SIM_API BlockInfo* que_deque(QueueState& q, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DeQue", loc);
     if (q.fifo_count == 0) {
         fail("QUE_ORDER", "DeQue", loc,
@@ -1394,6 +1429,7 @@ ASCEND_SIM_API void que_destroyed(QueueState& q) {
 }
 
 ASCEND_SIM_API BlockInfo* tbuf_block(QueueState& q, const char* api, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     enter(api, loc);
     if (!q.inited) fail("QUE_ORDER", api, loc, "TBuf used before TPipe::InitBuffer initialised it");
     BlockInfo* b = q.blocks[0];
@@ -1405,6 +1441,7 @@ ASCEND_SIM_API BlockInfo* tbuf_block(QueueState& q, const char* api, const SrcLo
 // Flags and barriers
 // ------------------------------------------------------------------------------------------
 ASCEND_SIM_API void set_flag(HardEvent evt, int32_t id, const char* api, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     if (id < 0 || id >= 8) fail("BAD_PARAM", api, loc, "event id %d is outside the valid range 0..7", id);
     const int e = static_cast<int>(evt);
@@ -1422,6 +1459,7 @@ ASCEND_SIM_API void set_flag(HardEvent evt, int32_t id, const char* api, const S
 }
 
 ASCEND_SIM_API void wait_flag(HardEvent evt, int32_t id, const char* api, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     if (id < 0 || id >= 8) fail("BAD_PARAM", api, loc, "event id %d is outside the valid range 0..7", id);
     const int e = static_cast<int>(evt);
@@ -1439,6 +1477,7 @@ ASCEND_SIM_API void wait_flag(HardEvent evt, int32_t id, const char* api, const 
 }
 
 ASCEND_SIM_API void pipe_barrier(pipe_t pipe, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("PipeBarrier", loc);
     if (pipe == PIPE_S) fail("BAD_PARAM", "PipeBarrier", loc, "PipeBarrier<PIPE_S> is illegal on the NPU (hardware error)");
     if (pipe == PIPE_ALL) {
@@ -1489,6 +1528,7 @@ ASCEND_SIM_API std::mutex& atomic_mutex() {
 
 // Writes n elements to global memory, honouring SetAtomicAdd/Max/Min.
 ASCEND_SIM_API void gm_store(CoreCtx& c, void* dst, const void* src, uint64_t n, uint32_t esize, DType dt) {
+    gm_mark(dst, n * esize);
     if (c.atomic_op == 0) {
         std::memcpy(dst, src, n * esize);
         return;
@@ -1520,6 +1560,7 @@ ASCEND_SIM_API void check_copy_len(uint64_t count, uint32_t esize, DType dt, con
 
 ASCEND_SIM_API void copy_gm_to_ub(const TensorRef& dst, const void* gm, uint64_t count, uint32_t esize, DType dt,
                                   const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopy", loc);
     const uint64_t bytes = count * esize;
     check_copy_len(count, esize, dt, "DataCopy", loc);
@@ -1540,6 +1581,7 @@ ASCEND_SIM_API void copy_gm_to_ub(const TensorRef& dst, const void* gm, uint64_t
 
 ASCEND_SIM_API void copy_ub_to_gm(void* gm, const TensorRef& src, uint64_t count, uint32_t esize, DType dt,
                                   const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopy", loc);
     const uint64_t bytes = count * esize;
     check_copy_len(count, esize, dt, "DataCopy", loc);
@@ -1554,6 +1596,7 @@ ASCEND_SIM_API void copy_ub_to_gm(void* gm, const TensorRef& src, uint64_t count
 
 ASCEND_SIM_API void copy_ub_to_ub(const TensorRef& dst, const TensorRef& src, uint64_t count, uint32_t esize,
                                   const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopy", loc);
     const uint64_t bytes = count * esize;
     check_copy_len(count, esize, DType::OTHER, "DataCopy", loc);
@@ -1587,6 +1630,7 @@ static inline void copy_params_check(const DataCopyParams& p, const char* api, c
 
 ASCEND_SIM_API void copy_gm_to_ub_params(const TensorRef& dst, const void* gm, const DataCopyParams& p,
                                          const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopy", loc);
     copy_params_check(p, "DataCopy", loc);
     if (p.blockCount == 0 || p.blockLen == 0) return;
@@ -1616,6 +1660,7 @@ ASCEND_SIM_API void copy_gm_to_ub_params(const TensorRef& dst, const void* gm, c
 
 ASCEND_SIM_API void copy_ub_to_gm_params(void* gm, const TensorRef& src, const DataCopyParams& p, uint32_t esize,
                                          DType dt, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopy", loc);
     copy_params_check(p, "DataCopy", loc);
     if (p.blockCount == 0 || p.blockLen == 0) return;
@@ -1638,6 +1683,7 @@ ASCEND_SIM_API void copy_ub_to_gm_params(void* gm, const TensorRef& src, const D
 
 ASCEND_SIM_API void copy_ub_to_ub_params(const TensorRef& dst, const TensorRef& src, const DataCopyParams& p,
                                          const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopy", loc);
     copy_params_check(p, "DataCopy", loc);
     if (p.blockCount == 0 || p.blockLen == 0) return;
@@ -1663,6 +1709,7 @@ ASCEND_SIM_API void copy_ub_to_ub_params(const TensorRef& dst, const TensorRef& 
 ASCEND_SIM_API void pad_copy_in(const TensorRef& dst, const void* gm, uint32_t count, uint32_t len,
                                 uint64_t src_stride_bytes, uint64_t dst_stride_blocks, bool is_pad, uint32_t left,
                                 uint32_t right, const void* pad_value, uint32_t esize, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopyPad", loc);
     if (!c.soc->has_datacopypad) fail("UNSUPPORTED", "DataCopyPad", loc, "DataCopyPad is not supported on %s", c.soc->name);
     if (count == 0 || len == 0) return;
@@ -1705,6 +1752,7 @@ ASCEND_SIM_API void pad_copy_in(const TensorRef& dst, const void* gm, uint32_t c
 ASCEND_SIM_API void pad_copy_out(void* gm, const TensorRef& src, uint32_t count, uint32_t len,
                                  uint64_t src_stride_blocks, uint64_t dst_stride_bytes, uint32_t esize, DType dt,
                                  const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DataCopyPad", loc);
     if (!c.soc->has_datacopypad) fail("UNSUPPORTED", "DataCopyPad", loc, "DataCopyPad is not supported on %s", c.soc->name);
     if (count == 0 || len == 0) return;
@@ -1736,3 +1784,5 @@ ASCEND_SIM_API void set_atomic(int op) {
 }  // namespace AscendC
 
 #include "cube_impl.h"
+#include "scalar_hooks.h"
+#include "kernel_seccomp.h"

@@ -42,6 +42,15 @@ struct VecCost {
     uint16_t startup_b32, per_repeat_b32;  // cycles, 32-bit (and 64-bit) element types
 };
 
+// Scalar unit: cycles charged per basic block of the kernel's own code (its loops, index
+// arithmetic and branches), counted by compiler instrumentation of the kernel's translation unit.
+// [model] A block of compiled scalar code is ~3-6 instructions; the in-order scalar unit issues
+// about one per cycle, but overlaps some with address generation: 2 cycles per block.
+inline constexpr uint32_t kScalarBlockCycles = 2;
+// A raw load or store is charged per 8-byte unit (the scalar unit's widest access), so a
+// vectorised or struct copy costs what the element-by-element accesses it replaces would.
+inline constexpr uint32_t kScalarAccessBytes = 8;
+
 struct SocProfile {
     const char* name;
     int npu_arch;             // __NPU_ARCH__ value

@@ -92,6 +92,7 @@ template <typename T>
 inline void sort_run(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index,
                      const LocalTensor<T>& tmp, int32_t repeatTimes, bool full, const SrcLoc& loc) {
     static_assert(OneOf<T, half, float>::value, "Failed to check dtype in Sort, current api support dtype is half / float");
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("Sort", loc);
     sort_repeats(repeatTimes, "Sort", loc);
     const uint64_t n = static_cast<uint64_t>(repeatTimes) * 32;
@@ -116,7 +117,7 @@ inline void sort_run(const LocalTensor<T>& dst, const LocalTensor<T>& concat, co
         items[i].score = adv_load<T>(s.data + i * sizeof(T));
         std::memcpy(&items[i].idx, ix.data + i * 4, 4);
     }
-    const auto desc = [](const SortItem& a, const SortItem& b) { return a.score > b.score; };
+    const auto desc = [](const SortItem& a, const SortItem& b) ASCEND_SIM_NOINSTR { return a.score > b.score; };
     if (full) {
         std::stable_sort(items.begin(), items.end(), desc);
     } else {
@@ -133,6 +134,7 @@ template <typename T>
 inline void concat_run(const LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp,
                        int32_t repeatTimes, const SrcLoc& loc) {
     static_assert(OneOf<T, half, float>::value, "Failed to check dtype in Concat, current api support dtype is half / float");
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("Concat", loc);
     (void)tmp;  // GetConcatTmpSize is 0 on Atlas A2
     sort_repeats(repeatTimes, "Concat", loc);
@@ -152,6 +154,7 @@ template <typename T>
 inline void extract_run(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex,
                         const LocalTensor<T>& sorted, int32_t repeatTimes, const SrcLoc& loc) {
     static_assert(OneOf<T, half, float>::value, "Failed to check dtype in Extract, current api support dtype is half / float");
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("Extract", loc);
     sort_repeats(repeatTimes, "Extract", loc);
     const uint64_t n = static_cast<uint64_t>(repeatTimes) * 32;
@@ -178,6 +181,7 @@ template <typename T>
 inline void mrgsort_run(const LocalTensor<T>& dst, const MrgSortSrcList<T>& list, const uint16_t counts[4],
                         uint32_t* sortedNum, uint16_t validBit, int32_t repeatTimes, bool exhausted, const SrcLoc& loc) {
     static_assert(OneOf<T, half, float>::value, "Failed to check dtype in MrgSort, current api support dtype is half / float");
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("MrgSort", loc);
     int nlists = 0;
     if (validBit == 0x3) nlists = 2;

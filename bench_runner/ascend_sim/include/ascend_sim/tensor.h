@@ -60,6 +60,7 @@ public:
 
     // Static-tensor form: a tensor placed at a fixed UB byte address.
     __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, ASCEND_SIM_LOC) {
+        const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("LocalTensor", loc);
         if (addr % ONE_BLK_SIZE != 0) {
             sim::fail("ADDR_ALIGN", "LocalTensor", loc,
@@ -79,6 +80,7 @@ public:
 
     // ---- element access (scalar unit) ----
     __aicore__ inline T GetValue(const uint32_t index, ASCEND_SIM_LOC) const {
+        const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("GetValue", loc);
         sim::LocalView v = check_element(index, "GetValue", loc);
         if (!v.shadow[static_cast<uint64_t>(index) * sizeof(T)]) {
@@ -95,6 +97,7 @@ public:
 
     template <typename T1>
     __aicore__ inline void SetValue(const uint32_t index, const T1 value, ASCEND_SIM_LOC) const {
+        const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("SetValue", loc);
         sim::LocalView v = check_element(index, "SetValue", loc);
         const T val = static_cast<T>(value);
@@ -105,6 +108,7 @@ public:
 
     // Element reference: both reads and writes go through it, so it counts as a write.
     __aicore__ inline T& operator()(const uint32_t offset) const {
+        const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("operator()", sim::tl_core ? sim::tl_core->last_loc : sim::SrcLoc("?", 0));
         sim::LocalView v = check_element(offset, "LocalTensor::operator()", c.last_loc);
         sim::charge_scalar(c, c.soc->ub_scalar_cycles, blk_, true);
@@ -262,6 +266,7 @@ public:
     __aicore__ inline __gm__ T* GetPhyAddr(const uint64_t offset) const { return addr_ + offset; }
 
     __aicore__ inline T GetValue(const uint64_t offset, ASCEND_SIM_LOC) const {
+        const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("GetValue", loc);
         sim::check_gm(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue", loc);
         sim::charge_scalar(c, c.soc->gm_scalar_cycles);
@@ -271,11 +276,13 @@ public:
         return out;
     }
     __aicore__ inline void SetValue(const uint64_t offset, const T value, ASCEND_SIM_LOC) {
+        const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("SetValue", loc);
         sim::check_gm(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue", loc);
         sim::charge_scalar(c, c.soc->gm_scalar_cycles);
         c.gm_write += sizeof(T);
         std::memcpy(addr_ + offset, &value, sizeof(T));
+        sim::gm_mark(addr_ + offset, sizeof(T));
     }
     __aicore__ inline __gm__ T& operator()(const uint64_t offset) const {
         sim::CoreCtx* c = sim::tl_core;

@@ -15,6 +15,7 @@ inline T load_tiling(const void* gm, const SrcLoc& loc) {
     static_assert(!std::is_same<T, NoTilingRegistered>::value,
                   "GET_TILING_DATA: no tiling struct is registered in this translation unit; use "
                   "REGISTER_TILING_DATA_CLASS / REGISTER_TILING_DEFAULT or GET_TILING_DATA_WITH_STRUCT");
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("GET_TILING_DATA", loc);
     if (!gm) fail("BAD_PARAM", "GET_TILING_DATA", loc, "the tiling argument is a null pointer");
     check_gm(gm, sizeof(T), false, "GET_TILING_DATA", loc);
@@ -27,6 +28,7 @@ inline T load_tiling(const void* gm, const SrcLoc& loc) {
 
 template <typename T>
 inline const T* tiling_ptr(const void* gm, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     enter("GET_TILING_DATA_PTR_WITH_STRUCT", loc);
     check_gm(gm, sizeof(T), false, "GET_TILING_DATA_PTR_WITH_STRUCT", loc);
     return static_cast<const T*>(gm);
@@ -40,7 +42,7 @@ inline int64_t tiling_key() { return get_tiling_key(); }
 // ---- kernel side ----
 
 #define GET_TILING_DATA(tiling_data, tiling_arg)                                                              \
-    auto tiling_data = ([&]() {                                                                              \
+    auto tiling_data = ([&]() ASCEND_SIM_NOINSTR {                                                                              \
         using namespace ::optiling;                                                                           \
         using AscendSimTilingT = decltype(ascend_sim_registered_tiling(::AscendC::sim::TilingRank<63>{}));   \
         return ::AscendC::sim::load_tiling<AscendSimTilingT>(tiling_arg, ::AscendC::sim::SrcLoc());          \

@@ -158,9 +158,10 @@ template <typename T, typename U>
 __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
                             const uint32_t count, ASCEND_SIM_LOC) {
     ASCEND_SIM_CAST_CHECK();
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("Cast", loc);
     const sim::Rnd r = sim::checked_mode<T, U>(roundMode, "Cast", loc);
-    sim::unary_l2("Cast", sim::VecClass::UNARY, dst, src, count, loc, [r](U a, T) -> T { return sim::cast_one<T, U>(a, r); });
+    sim::unary_l2("Cast", sim::VecClass::UNARY, dst, src, count, loc, [r](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_one<T, U>(a, r); });
 }
 
 template <typename T, typename U, bool isSetMask = true>
@@ -168,11 +169,12 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
                             const uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
                             ASCEND_SIM_LOC) {
     ASCEND_SIM_CAST_CHECK();
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("Cast", loc);
     const sim::Rnd r = sim::checked_mode<T, U>(roundMode, "Cast", loc);
     sim::unary_l0("Cast", sim::VecClass::UNARY, dst, src, isSetMask, true, 0, mask, repeatTime, repeatParams.dstBlkStride,
                   repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, loc,
-                  [r](U a, T) -> T { return sim::cast_one<T, U>(a, r); });
+                  [r](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_one<T, U>(a, r); });
 }
 
 template <typename T, typename U, bool isSetMask = true>
@@ -180,11 +182,12 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
                             const uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
                             ASCEND_SIM_LOC) {
     ASCEND_SIM_CAST_CHECK();
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("Cast", loc);
     const sim::Rnd r = sim::checked_mode<T, U>(roundMode, "Cast", loc);
     sim::unary_l0("Cast", sim::VecClass::UNARY, dst, src, isSetMask, false, mask, nullptr, repeatTime,
                   repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,
-                  repeatParams.srcRepStride, loc, [r](U a, T) -> T { return sim::cast_one<T, U>(a, r); });
+                  repeatParams.srcRepStride, loc, [r](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_one<T, U>(a, r); });
 }
 #undef ASCEND_SIM_CAST_CHECK
 

@@ -45,6 +45,7 @@ inline void cmp_count_check(uint64_t count, const char* api, const SrcLoc& loc) 
 template <typename T, typename U, typename Rhs>
 inline void compare_l2(const char* api, VecClass k, const LocalTensor<U>& dst, const LocalTensor<T>& src0, Rhs rhs,
                        const LocalTensor<T>* src1, CMPMODE mode, uint32_t count, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     cmp_mode_check<T>(mode, api, loc);
     cmp_count_check<T>(count, api, loc);
@@ -80,6 +81,7 @@ inline void compare_l0(const char* api, VecClass k, const LocalTensor<U>* dst, c
                        const LocalTensor<T>* src1, CMPMODE mode, bool is_set_mask, bool bit_mode, uint64_t mask_count,
                        const uint64_t* bits, int64_t repeat, uint64_t s0_blk, uint64_t s0_rep, uint64_t s1_blk,
                        uint64_t s1_rep, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     cmp_mode_check<T>(mode, api, loc);
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
@@ -178,6 +180,7 @@ __aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>&
 
 template <typename T>
 __aicore__ inline void GetCmpMask(const LocalTensor<T>& dst, ASCEND_SIM_LOC) {
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::CoreCtx& c = sim::enter("GetCmpMask", loc);
     sim::LocalView d = sim::view(dst, "GetCmpMask", "dst", loc);
     sim::need(d, 16, "GetCmpMask", "dst", loc);
@@ -186,6 +189,7 @@ __aicore__ inline void GetCmpMask(const LocalTensor<T>& dst, ASCEND_SIM_LOC) {
 }
 template <typename T>
 __aicore__ inline void SetCmpMask(const LocalTensor<T>& src, ASCEND_SIM_LOC) {
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::CoreCtx& c = sim::enter("SetCmpMask", loc);
     sim::LocalView s = sim::view(src, "SetCmpMask", "src", loc);
     sim::need(s, 16, "SetCmpMask", "src", loc);
@@ -240,6 +244,7 @@ template <typename T, typename U>
 inline void select_l2(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const LocalTensor<T>& src0,
                       const LocalTensor<T>* src1, T scalar, SELMODE mode, uint32_t count, const SrcLoc& loc) {
     const char* api = "Select";
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const uint64_t n = count;
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
@@ -277,6 +282,7 @@ inline void select_l0(const LocalTensor<T>& dst, const LocalTensor<U>* sel, cons
                       uint64_t mask_count, const uint64_t* bits, int64_t repeat, const BinaryRepeatParams& rp,
                       const SrcLoc& loc) {
     const char* api = "Select";
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
     L0Plan p = plan_l0(c, is_set_mask, bit_mode, mask_count, bits, repeat, epr, api, loc);
@@ -380,6 +386,7 @@ template <typename T>
 inline void gather_impl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& off,
                         uint32_t base, uint64_t n, const SrcLoc& loc, uint64_t repeats) {
     const char* api = "Gather";
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     LocalView d = view(dst, api, "dst", loc);
     LocalView s = view(src, api, "src", loc);
@@ -432,6 +439,7 @@ inline void gather_l0(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
                       uint32_t base, bool bit_mode, uint64_t mask, const uint64_t* bits, uint8_t repeat,
                       uint16_t dst_rep, const SrcLoc& loc) {
     const char* api = "Gather";
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
     L0Plan p = plan_l0(c, true, bit_mode, mask, bits, repeat, epr, api, loc);

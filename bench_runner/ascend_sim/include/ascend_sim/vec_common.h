@@ -187,6 +187,7 @@ inline T st(W w) {
 template <typename D, typename S0, typename S1, typename F>
 inline void binary_l2(const char* api, VecClass k, const LocalTensor<D>& dst, const LocalTensor<S0>& src0,
                       const LocalTensor<S1>& src1, int64_t count, const SrcLoc& loc, F f) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     check_count(count, api, loc);
     LocalView d = view(dst, api, "dst", loc);
@@ -212,6 +213,7 @@ inline void binary_l2(const char* api, VecClass k, const LocalTensor<D>& dst, co
 template <typename D, typename S, typename F>
 inline void unary_l2(const char* api, VecClass k, const LocalTensor<D>& dst, const LocalTensor<S>& src, int64_t count,
                      const SrcLoc& loc, F f, bool dst_is_input = false) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     check_count(count, api, loc);
     LocalView d = view(dst, api, "dst", loc);
@@ -235,6 +237,7 @@ template <typename D, typename S0, typename S1, typename F>
 inline void binary_l0(const char* api, VecClass k, const LocalTensor<D>& dst, const LocalTensor<S0>& src0,
                       const LocalTensor<S1>& src1, bool is_set_mask, bool bit_mode, uint64_t mask_count,
                       const uint64_t* mask_bits, int64_t repeat, const BinaryRepeatParams& rp, const SrcLoc& loc, F f) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const size_t w = std::max({sizeof(D), sizeof(S0), sizeof(S1)});
     const int epr = static_cast<int>(ONE_REPEAT_BYTE_SIZE / w);
@@ -268,6 +271,7 @@ inline void unary_l0(const char* api, VecClass k, const LocalTensor<D>& dst, con
                      bool bit_mode, uint64_t mask_count, const uint64_t* mask_bits, int64_t repeat, uint64_t dst_blk,
                      uint64_t src_blk, uint64_t dst_rep, uint64_t src_rep, const SrcLoc& loc, F f,
                      bool dst_is_input = false, bool src_is_input = true) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const size_t w = std::max(sizeof(D), sizeof(S));
     const int epr = static_cast<int>(ONE_REPEAT_BYTE_SIZE / w);

@@ -18,7 +18,7 @@ namespace AscendC {
     __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
                                 const int32_t& count, ASCEND_SIM_LOC) {                                        \
         ASCEND_SIM_DTYPE_CHECK(NAME, TYPESTR, __VA_ARGS__);                                                    \
-        sim::binary_l2(#NAME, sim::VecClass::KLASS, dst, src0, src1, count, loc, [](T a, T b) -> T { return EXPR; }); \
+        sim::binary_l2(#NAME, sim::VecClass::KLASS, dst, src0, src1, count, loc, [](T a, T b) ASCEND_SIM_NOINSTR -> T { return EXPR; }); \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
@@ -26,7 +26,7 @@ namespace AscendC {
                                 ASCEND_SIM_LOC) {                                                              \
         ASCEND_SIM_DTYPE_CHECK(NAME, TYPESTR, __VA_ARGS__);                                                    \
         sim::binary_l0(#NAME, sim::VecClass::KLASS, dst, src0, src1, isSetMask, true, 0, mask, repeatTime,    \
-                       repeatParams, loc, [](T a, T b) -> T { return EXPR; });                                 \
+                       repeatParams, loc, [](T a, T b) ASCEND_SIM_NOINSTR -> T { return EXPR; });                                 \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
@@ -34,7 +34,7 @@ namespace AscendC {
                                 ASCEND_SIM_LOC) {                                                              \
         ASCEND_SIM_DTYPE_CHECK(NAME, TYPESTR, __VA_ARGS__);                                                    \
         sim::binary_l0(#NAME, sim::VecClass::KLASS, dst, src0, src1, isSetMask, false, mask, nullptr,         \
-                       repeatTime, repeatParams, loc, [](T a, T b) -> T { return EXPR; });                     \
+                       repeatTime, repeatParams, loc, [](T a, T b) ASCEND_SIM_NOINSTR -> T { return EXPR; });                     \
     }
 
 ASCEND_SIM_BINARY(Add, BINARY, sim::st<T>(sim::ld(a) + sim::ld(b)), "half / float / int16_t / int32_t", half, float,
@@ -58,7 +58,7 @@ ASCEND_SIM_BINARY(Or, BINARY, static_cast<T>(a | b), "int16_t / uint16_t", int16
     __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,     \
                                 ASCEND_SIM_LOC) {                                                              \
         ASCEND_SIM_DTYPE_CHECK(NAME, TYPESTR, __VA_ARGS__);                                                    \
-        sim::unary_l2(#NAME, sim::VecClass::KLASS, dst, src, count, loc, [](T a, T) -> T { return EXPR; });  \
+        sim::unary_l2(#NAME, sim::VecClass::KLASS, dst, src, count, loc, [](T a, T) ASCEND_SIM_NOINSTR -> T { return EXPR; });  \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[],          \
@@ -66,7 +66,7 @@ ASCEND_SIM_BINARY(Or, BINARY, static_cast<T>(a | b), "int16_t / uint16_t", int16
         ASCEND_SIM_DTYPE_CHECK(NAME, TYPESTR, __VA_ARGS__);                                                    \
         sim::unary_l0(#NAME, sim::VecClass::KLASS, dst, src, isSetMask, true, 0, mask, repeatTime,            \
                       repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,         \
-                      repeatParams.srcRepStride, loc, [](T a, T) -> T { return EXPR; });                       \
+                      repeatParams.srcRepStride, loc, [](T a, T) ASCEND_SIM_NOINSTR -> T { return EXPR; });                       \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,            \
@@ -74,7 +74,7 @@ ASCEND_SIM_BINARY(Or, BINARY, static_cast<T>(a | b), "int16_t / uint16_t", int16
         ASCEND_SIM_DTYPE_CHECK(NAME, TYPESTR, __VA_ARGS__);                                                    \
         sim::unary_l0(#NAME, sim::VecClass::KLASS, dst, src, isSetMask, false, mask, nullptr, repeatTime,     \
                       repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,         \
-                      repeatParams.srcRepStride, loc, [](T a, T) -> T { return EXPR; });                       \
+                      repeatParams.srcRepStride, loc, [](T a, T) ASCEND_SIM_NOINSTR -> T { return EXPR; });                       \
     }
 
 ASCEND_SIM_UNARY(Exp, EXP_LN, sim::st<T>(std::exp(sim::ld(a))), "half / float", half, float)
@@ -96,7 +96,7 @@ ASCEND_SIM_UNARY(Not, UNARY, static_cast<T>(~a), "int16_t / uint16_t", int16_t, 
                                 const int32_t& count, ASCEND_SIM_LOC) {                                        \
         ASCEND_SIM_DTYPE_CHECK(NAME, TYPESTR, __VA_ARGS__);                                                    \
         const T s = scalarValue;                                                                               \
-        sim::unary_l2(#NAME, sim::VecClass::KLASS, dst, src, count, loc, [s](T a, T) -> T { return EXPR; }); \
+        sim::unary_l2(#NAME, sim::VecClass::KLASS, dst, src, count, loc, [s](T a, T) ASCEND_SIM_NOINSTR -> T { return EXPR; }); \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,     \
@@ -106,7 +106,7 @@ ASCEND_SIM_UNARY(Not, UNARY, static_cast<T>(~a), "int16_t / uint16_t", int16_t, 
         const T s = scalarValue;                                                                               \
         sim::unary_l0(#NAME, sim::VecClass::KLASS, dst, src, isSetMask, true, 0, mask, repeatTime,            \
                       repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,         \
-                      repeatParams.srcRepStride, loc, [s](T a, T) -> T { return EXPR; });                      \
+                      repeatParams.srcRepStride, loc, [s](T a, T) ASCEND_SIM_NOINSTR -> T { return EXPR; });                      \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     __aicore__ inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,     \
@@ -116,7 +116,7 @@ ASCEND_SIM_UNARY(Not, UNARY, static_cast<T>(~a), "int16_t / uint16_t", int16_t, 
         const T s = scalarValue;                                                                               \
         sim::unary_l0(#NAME, sim::VecClass::KLASS, dst, src, isSetMask, false, mask, nullptr, repeatTime,     \
                       repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,         \
-                      repeatParams.srcRepStride, loc, [s](T a, T) -> T { return EXPR; });                      \
+                      repeatParams.srcRepStride, loc, [s](T a, T) ASCEND_SIM_NOINSTR -> T { return EXPR; });                      \
     }
 
 ASCEND_SIM_SCALAR(Adds, UNARY, sim::st<T>(sim::ld(a) + sim::ld(s)), "half / float / int16_t / int32_t", half, float,
@@ -140,6 +140,7 @@ template <typename T>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count, ASCEND_SIM_LOC) {
     ASCEND_SIM_DTYPE_CHECK(Duplicate, "int16_t / uint16_t / half / bfloat16_t / int32_t / uint32_t / float", int16_t,
                            uint16_t, half, bfloat16_t, int32_t, uint32_t, float);
+    const ::AscendC::sim::ApiScope api_scope_;
     sim::CoreCtx& c = sim::enter("Duplicate", loc);
     sim::check_count(count, "Duplicate", loc);
     sim::LocalView d = sim::view(dst, "Duplicate", "dst", loc);
@@ -159,7 +160,7 @@ inline void duplicate_l0(const LocalTensor<T>& dst, const T& value, bool is_set_
     const T v = value;
     // The destination doubles as a dummy source so the shared level-0 engine can be reused.
     unary_l0("Duplicate", VecClass::UNARY, dst, dst, is_set_mask, bit_mode, mask, bits, repeat, blk, blk, rep, rep, loc,
-             [v](T, T) -> T { return v; }, false, false);
+             [v](T, T) ASCEND_SIM_NOINSTR -> T { return v; }, false, false);
 }
 }  // namespace sim
 
@@ -199,7 +200,7 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
     ASCEND_SIM_AXPY_CHECK();
     const float s = sim::to_f<U>(scalarValue);
     sim::unary_l2("Axpy", sim::VecClass::BINARY, dst, src, count, loc,
-                  [s](U a, T d) -> T { return sim::st<T>(sim::ld(d) + sim::ld(a) * s); }, true);
+                  [s](U a, T d) ASCEND_SIM_NOINSTR -> T { return sim::st<T>(sim::ld(d) + sim::ld(a) * s); }, true);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask[],
@@ -208,7 +209,7 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
     const float s = sim::to_f<U>(scalarValue);
     sim::unary_l0("Axpy", sim::VecClass::BINARY, dst, src, isSetMask, true, 0, mask, repeatTime, repeatParams.dstBlkStride,
                   repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, loc,
-                  [s](U a, T d) -> T { return sim::st<T>(sim::ld(d) + sim::ld(a) * s); }, true);
+                  [s](U a, T d) ASCEND_SIM_NOINSTR -> T { return sim::st<T>(sim::ld(d) + sim::ld(a) * s); }, true);
 }
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask,
@@ -217,7 +218,7 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
     const float s = sim::to_f<U>(scalarValue);
     sim::unary_l0("Axpy", sim::VecClass::BINARY, dst, src, isSetMask, false, mask, nullptr, repeatTime,
                   repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,
-                  repeatParams.srcRepStride, loc, [s](U a, T d) -> T { return sim::st<T>(sim::ld(d) + sim::ld(a) * s); },
+                  repeatParams.srcRepStride, loc, [s](U a, T d) ASCEND_SIM_NOINSTR -> T { return sim::st<T>(sim::ld(d) + sim::ld(a) * s); },
                   true);
 }
 #undef ASCEND_SIM_AXPY_CHECK

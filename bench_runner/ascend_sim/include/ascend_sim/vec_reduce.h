@@ -83,6 +83,7 @@ template <typename T>
 inline void whole_reduce(RedKind kind, const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                          bool is_set_mask, bool bit_mode, uint64_t mask_count, const uint64_t* bits, int32_t repeat,
                          int32_t dst_rep, int32_t src_blk, int32_t src_rep, ReduceOrder order, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
     L0Plan p = plan_l0(c, is_set_mask, bit_mode, mask_count, bits, repeat, epr, api, loc);
@@ -137,6 +138,7 @@ template <typename T>
 inline void block_reduce(RedKind kind, const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                          int32_t repeat, bool is_set_mask, bool bit_mode, uint64_t mask_count, const uint64_t* bits,
                          int32_t dst_rep, int32_t src_blk, int32_t src_rep, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
     const int epb = ONE_BLK_SIZE / sizeof(T);
@@ -176,6 +178,7 @@ inline void block_reduce(RedKind kind, const char* api, const LocalTensor<T>& ds
 template <typename T>
 inline void reduce_all(RedKind kind, const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                        const LocalTensor<T>& tmp, int64_t count, bool cal_index, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     check_count(count, api, loc);
     LocalView s = view(src, api, "src", loc);
@@ -233,6 +236,7 @@ template <typename T>
 inline void reduce_l0(RedKind kind, const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                       const LocalTensor<T>& tmp, bool bit_mode, uint64_t mask_count, const uint64_t* bits,
                       int32_t repeat, int32_t src_rep, bool cal_index, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
     L0Plan p = plan_l0(c, true, bit_mode, mask_count, bits, repeat, epr, api, loc);
@@ -355,6 +359,7 @@ inline void pair_reduce(const LocalTensor<T>& dst, const LocalTensor<T>& src, in
                         bool bit_mode, uint64_t mask_count, const uint64_t* bits, int32_t dst_rep, int32_t src_blk,
                         int32_t src_rep, const SrcLoc& loc) {
     const char* api = "PairReduceSum";
+    const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
     L0Plan p = plan_l0(c, is_set_mask, bit_mode, mask_count, bits, repeat, epr, api, loc);

@@ -16,8 +16,11 @@
 // core does it (its M / MTE1 / FIX pipes carry the cost).
 #pragma once
 
+#include "../ascend_sim/std_headers.h"
+#include "../ascend_sim/noinstr_begin.h"
 #include "../kernel_operator.h"
 #include "../ascend_sim/matmul_tiling_data.h"
+#include "../ascend_sim/noinstr_end.h"
 
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
@@ -82,6 +85,7 @@ class Matmul {
 
     __aicore__ inline void Init(const TCubeTiling* cubeTiling, AscendC::TPipe* tpipe = nullptr, ASCEND_SIM_LOC) {
         (void)tpipe;
+        const ::AscendC::sim::ApiScope api_scope_;
         AscendC::sim::enter("Matmul::Init", loc);
         if (!cubeTiling) AscendC::sim::fail("BAD_PARAM", "Matmul::Init", loc, "the TCubeTiling pointer is null");
         t_ = *cubeTiling;
@@ -202,6 +206,7 @@ class Matmul {
         cur_ = -1;
     }
     void Check(const char* api, const AscendC::sim::SrcLoc& loc) {
+        const ::AscendC::sim::ApiScope api_scope_;
         AscendC::sim::enter(api, loc);
         if (!inited_) {
             AscendC::sim::fail("QUE_ORDER", api, loc,
@@ -220,6 +225,7 @@ class Matmul {
     void Block(const AscendC::GlobalTensor<CT>& gm, int bi, int bj, bool atomic, const char* api,
                const AscendC::sim::SrcLoc& loc, bool dense = false) {
         using namespace AscendC::sim;
+        const ::AscendC::sim::ApiScope api_scope_;
         CoreCtx& c = enter(api, loc);
         const int m0 = bi * t_.baseM, n0 = bj * t_.baseN;
         const int ml = std::min(t_.baseM, sm_ - m0), nl = std::min(t_.baseN, sn_ - n0), kl = sk_;
@@ -239,7 +245,7 @@ class Matmul {
         }
         if (hasBias_) check_gm(bias_.GetPhyAddr(0) + n0, sizeof(BiasT) * nl, false, api, loc);
         const bool integer = std::is_same<AT, int8_t>::value;
-        std::vector<double> bcol(static_cast<size_t>(kl));
+        AscendC::sim::DeviceHidden<double> bcol(static_cast<size_t>(kl));
         for (int j = 0; j < nl; ++j) {
             for (int kk = 0; kk < kl; ++kk) {
                 const BT v = transB_ ? B[static_cast<uint64_t>(n0 + j) * orgKb_ + kk] : B[static_cast<uint64_t>(kk) * orgN_ + n0 + j];
@@ -273,6 +279,7 @@ class Matmul {
                 } else {
                     *dst = from_f<CT>(static_cast<float>(out));
                 }
+                gm_mark(dst, sizeof(CT));  // byte accounting: a modelled (Fixpipe) write
             }
         }
         Charge(c, ml, nl, kl, loc);

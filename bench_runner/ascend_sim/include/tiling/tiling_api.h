@@ -8,10 +8,13 @@
 // of 4 base K blocks. It returns 0, or -1 when a shape or type is missing.
 #pragma once
 
+#include "../ascend_sim/std_headers.h"
+#include "../ascend_sim/noinstr_begin.h"
 #include <cstdint>
 
 #include "../ascend_sim/adv_tiling.h"
 #include "../ascend_sim/matmul_tiling_data.h"
+#include "../ascend_sim/noinstr_end.h"
 
 namespace matmul_tiling {
 

@@ -83,7 +83,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR stats, GM_
         pipe.InitBuffer(bt, minTmp);
         LocalTensor<T> mean = bs.Get<T>(), var = bm.Get<T>();
         float eps;
-        std::memcpy(&eps, &epsBits, 4);
+        __builtin_memcpy(&eps, &epsBits, 4);
         LayerNorm<T>(ly, mean, var, lx, lg, lb, bt.Get<uint8_t>(), static_cast<T>(eps), tiling);
         GlobalTensor<T> gs;
         gs.SetGlobalBuffer((__gm__ T *)stats, 2 * M * 8);

@@ -18,7 +18,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR m, GM_ADDR
     const SELMODE sel = static_cast<SELMODE>(p.GetValue(3));
     int32_t sb = p.GetValue(4);
     float sf;
-    memcpy(&sf, &sb, 4);
+    __builtin_memcpy(&sf, &sb, 4);
     const T s = (T)sf;
     const uint64_t mask = (uint64_t)p.GetValue(5);
     const uint8_t repeat = (uint8_t)p.GetValue(6);

@@ -18,7 +18,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR
     const int32_t n = p.GetValue(1);
     int32_t sbits = p.GetValue(2);
     float sf;
-    memcpy(&sf, &sbits, 4);
+    __builtin_memcpy(&sf, &sbits, 4);
     const T s = (T)sf;
     uint64_t maskBits[2] = {(uint32_t)p.GetValue(3) | ((uint64_t)(uint32_t)p.GetValue(4) << 32),
                             (uint32_t)p.GetValue(5) | ((uint64_t)(uint32_t)p.GetValue(6) << 32)};

@@ -1,0 +1,179 @@
+// ascend_sim: the scalar unit's share of the kernel's own code, and byte accounting.
+//
+// Why: only AscendC calls used to cost cycles, so a kernel that walked raw pointers in a scalar
+// loop, or spun in a busy loop, modelled as fast as a vector kernel. build.py compiles the
+// kernel's translation unit with call-back instrumentation (INSTRUMENT_FLAGS):
+//
+// * -fsanitize-coverage=trace-pc calls __sanitizer_cov_trace_pc() at every basic block of the
+//   kernel's code: each one costs kScalarBlockCycles on the S pipe;
+// * -fsanitize=kernel-address with a call threshold of 0 calls __asan_{load,store}N_noabort(addr)
+//   before every load and store the kernel's code makes through a pointer: one into global
+//   memory costs gm_scalar_cycles, one into the core's on-chip memory ub_scalar_cycles, per
+//   8-byte unit (the GetValue/SetValue costs), whatever the pointer's origin. A store into GM
+//   also counts as a modelled write for byte accounting. Accesses elsewhere (the stack, constants,
+//   heap memory of host-side helpers the kernel calls) are not modelled memory and cost nothing.
+//
+// The emulator's own functions carry ASCEND_SIM_NOINSTR (noinstr_begin.h), so none of this is
+// charged for them. The hooks run on every instrumented access: they are kept small, and they
+// do nothing outside a launch (tl_core is null on the host thread).
+//
+// Byte accounting: at the start of a launch every GmAlloc'd buffer is snapshotted; copies,
+// SetValue, Fixpipe and charged scalar stores mark the bytes they write (gm_mark). At the end,
+// a byte that changed but was never marked was written by something outside the model; the
+// report's `unaccounted_gm_bytes` says how many, and the evaluator refuses to rank the result.
+#pragma once
+
+// System headers: std_headers.h (outside the no-instrumentation region).
+
+
+namespace AscendC {
+namespace sim {
+
+ASCEND_SIM_API void gm_mark(const void* p, uint64_t bytes) {
+    if (bytes == 0) return;
+    Runtime& r = rt();
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    for (auto& w : r.watches) {
+        if (a >= w.lo && a < w.hi) {
+            const uint64_t n = std::min<uint64_t>(bytes, w.hi - a);
+            std::memset(w.touched.data() + (a - w.lo), 1, n);
+            return;
+        }
+    }
+}
+
+// Called by the launcher before the cores start: snapshot every GmAlloc'd buffer.
+ASCEND_SIM_API void accounting_begin() {
+    Runtime& r = rt();
+    r.watches.clear();
+    r.unaccounted_bytes = 0;
+    r.unaccounted_where.clear();
+    std::shared_lock<std::shared_mutex> lk(r.gm_mu);
+    for (const auto& kv : r.gm) {
+        Runtime::GmWatch w;
+        w.lo = kv.first;
+        w.hi = kv.first + kv.second;
+        const auto* base = reinterpret_cast<const uint8_t*>(kv.first);
+        w.before.assign(base, base + kv.second);
+        w.touched.assign(kv.second, 0);
+        r.watches.push_back(std::move(w));
+    }
+}
+
+// Called after every core has finished: count the bytes that changed without a modelled write.
+ASCEND_SIM_API void accounting_end() {
+    Runtime& r = rt();
+    uint64_t total = 0;
+    for (size_t i = 0; i < r.watches.size(); ++i) {
+        const auto& w = r.watches[i];
+        const auto* now = reinterpret_cast<const uint8_t*>(w.lo);
+        const size_t n = w.before.size();
+        for (size_t k = 0; k < n; ++k) {
+            if (now[k] != w.before[k] && !w.touched[k]) {
+                if (total == 0) {
+                    char msg[200];
+                    std::snprintf(msg, sizeof msg, "byte %zu of GmAlloc'd buffer #%zu (%zu bytes)", k, i, n);
+                    r.unaccounted_where = msg;
+                }
+                ++total;
+            }
+        }
+    }
+    r.unaccounted_bytes = total;
+    std::vector<Runtime::GmWatch>().swap(r.watches);
+    if (total) {
+        char msg[400];
+        std::snprintf(msg, sizeof msg,
+                      "%llu byte(s) of global memory changed without a modelled write (no DataCopy, SetValue, "
+                      "Fixpipe or charged scalar store wrote them), first at %s; the result cannot be timed",
+                      static_cast<unsigned long long>(total), r.unaccounted_where.c_str());
+        record(false, "UNMODELLED_WRITE", "ICPU_RUN_KF", SrcLoc("host", 0), msg, false, -1);
+    }
+}
+
+// Called on each core thread before the kernel runs: where its stack is.
+ASCEND_SIM_API void scalar_core_begin(CoreCtx& c) {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void* addr = nullptr;
+        size_t size = 0;
+        if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+            c.stack_lo = reinterpret_cast<uintptr_t>(addr);
+            c.stack_hi = c.stack_lo + size;
+        }
+        pthread_attr_destroy(&attr);
+    }
+}
+
+#if defined(ASCEND_SIM_BUILDING_RUNTIME)
+// One instrumented access of `n` bytes at `a` by the kernel's own code.
+static inline void scalar_access(uintptr_t a, size_t n, bool write) {
+    CoreCtx* c = tl_core;
+    if (!c || c->in_api) return;
+    const uint64_t units = (n + kScalarAccessBytes - 1) / kScalarAccessBytes;
+    const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());
+    if (a >= ub && a < ub + c->ub.size()) {
+        const uint64_t cyc = units * c->soc->ub_scalar_cycles;
+        c->s_now += cyc;
+        c->pipe_busy[static_cast<int>(Pipe::S)] += cyc;
+        c->scalar_ub_access += units;
+        if (write) {
+            const size_t off = a - ub;
+            std::memset(c->ub_init.data() + off, 1, std::min(n, c->ub_init.size() - off));
+        }
+        return;
+    }
+    Runtime& r = rt();
+    for (auto& w : r.watches) {
+        if (a >= w.lo && a < w.hi) {
+            const uint64_t cyc = units * c->soc->gm_scalar_cycles;
+            c->s_now += cyc;
+            c->pipe_busy[static_cast<int>(Pipe::S)] += cyc;
+            c->scalar_gm_access += units;
+            if (write) {
+                c->gm_write += n;
+                std::memset(w.touched.data() + (a - w.lo), 1, std::min<uint64_t>(n, w.hi - a));
+            } else {
+                c->gm_read += n;
+            }
+            return;
+        }
+    }
+    // Anything else (the kernel's stack, its constants, heap memory of host-side helpers such as
+    // ge::Shape) is not modelled memory: no charge.
+}
+#endif
+
+}  // namespace sim
+}  // namespace AscendC
+
+#if defined(ASCEND_SIM_BUILDING_RUNTIME)
+// The instrumentation call-backs (strong definitions, in the prebuilt runtime object only: a
+// second definition anywhere is a link error, so a kernel cannot replace them).
+extern "C" {
+void __sanitizer_cov_trace_pc() {
+    AscendC::sim::CoreCtx* c = AscendC::sim::tl_core;
+    if (c && !c->in_api) {
+        c->s_now += AscendC::sim::kScalarBlockCycles;
+        c->pipe_busy[static_cast<int>(AscendC::sim::Pipe::S)] += AscendC::sim::kScalarBlockCycles;
+        c->scalar_blocks++;
+    }
+}
+#define ASCEND_SIM_ACCESS_HOOKS(N)                                                                   \
+    void __asan_load##N##_noabort(uintptr_t a) { AscendC::sim::scalar_access(a, N, false); }         \
+    void __asan_store##N##_noabort(uintptr_t a) { AscendC::sim::scalar_access(a, N, true); }         \
+    void __asan_load##N(uintptr_t a) { AscendC::sim::scalar_access(a, N, false); }                   \
+    void __asan_store##N(uintptr_t a) { AscendC::sim::scalar_access(a, N, true); }
+ASCEND_SIM_ACCESS_HOOKS(1)
+ASCEND_SIM_ACCESS_HOOKS(2)
+ASCEND_SIM_ACCESS_HOOKS(4)
+ASCEND_SIM_ACCESS_HOOKS(8)
+ASCEND_SIM_ACCESS_HOOKS(16)
+#undef ASCEND_SIM_ACCESS_HOOKS
+void __asan_loadN_noabort(uintptr_t a, size_t n) { AscendC::sim::scalar_access(a, n, false); }
+void __asan_storeN_noabort(uintptr_t a, size_t n) { AscendC::sim::scalar_access(a, n, true); }
+void __asan_loadN(uintptr_t a, size_t n) { AscendC::sim::scalar_access(a, n, false); }
+void __asan_storeN(uintptr_t a, size_t n) { AscendC::sim::scalar_access(a, n, true); }
+void __asan_handle_no_return() {}
+}
+#endif

@@ -1,0 +1,137 @@
+"""Issue #16: kernels that game or forge the modelled speedup must never rank.
+
+Each variant in ``adversarial/`` is correct on the CPU but slow (or impossible) on the NPU, or
+tries to forge its result. A variant is "not ranked" when it fails, models slower than the
+expert, or carries a flag that makes the result ``suspicious`` (contracts.UNRANKED_FLAGS).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench_runner import report_guard
+from bench_runner.contracts import EvaluationResult, Verdict
+from bench_runner.evaluate import evaluate
+from bench_runner.taxonomy import Category
+from bench_runner.toolchains import cpu_sim
+
+HERE = Path(__file__).parent / "adversarial"
+needs_sim = pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim unavailable")
+
+
+def _ranked(r: EvaluationResult) -> bool:
+    return r.passed and not r.suspicious and r.speedup is not None and r.speedup >= 1.0
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("adv-cache")
+
+
+# (task, file, expected outcome): "slow" = passes but models slower than the expert;
+# "device_code" = compile error of that category at a kernel line; "fails" = not passed.
+VARIANTS = [
+    ("abs_fp16", "abs_raw_gm_loop.cpp", "slow"),
+    ("abs_fp16", "abs_ub_scalar.cpp", "slow"),
+    ("abs_fp16", "abs_busy_loop.cpp", "slow"),
+    ("abs_fp16", "abs_memcpy.cpp", "device_code"),
+    ("abs_fp16", "abs_std_vector.cpp", "device_code"),
+    ("abs_fp16", "abs_write_result_fd.cpp", "fails"),
+    ("asum_fp32", "asum_raw_loop.cpp", "slow"),
+    ("matmul_fp16", "matmul_raw_loop.cpp", "slow"),
+]
+
+
+@needs_sim
+@pytest.mark.parametrize(("task", "name", "expect"), VARIANTS, ids=[v[1] for v in VARIANTS])
+def test_variant_is_not_ranked(cache: Path, task: str, name: str, expect: str) -> None:
+    r = evaluate(task, (HERE / name).read_text(), cache_dir=cache)
+    assert not _ranked(r), r.to_dict()
+    if expect == "slow":
+        assert r.passed, r.reason
+        assert r.speedup is not None and r.speedup < 1.0, r.speedup
+    elif expect == "device_code":
+        assert r.verdict is Verdict.COMPILE_ERROR
+        d = r.diagnostics[0]
+        assert d.category is Category.DEVICE_CODE and d.file == "kernel.cpp" and d.line, d
+    else:
+        assert not r.passed
+
+
+@needs_sim
+def test_raw_scalar_loop_charged_like_getvalue(cache: Path) -> None:
+    """The same scalar loop costs the same whether it uses raw pointers or GetValue/SetValue."""
+    raw = (HERE / "abs_raw_gm_loop.cpp").read_text()
+    api = raw.replace("const uint16_t* src = reinterpret_cast<const uint16_t*>(x) + start;",
+                      "AscendC::GlobalTensor<uint16_t> s; s.SetGlobalBuffer((__gm__ uint16_t*)x + start, n);") \
+             .replace("uint16_t* dst = reinterpret_cast<uint16_t*>(y) + start;",
+                      "AscendC::GlobalTensor<uint16_t> d; d.SetGlobalBuffer((__gm__ uint16_t*)y + start, n);") \
+             .replace("dst[i] = static_cast<uint16_t>(src[i] & 0x7FFFu);",
+                      "d.SetValue(i, static_cast<uint16_t>(s.GetValue(i) & 0x7FFFu));")
+    assert api != raw
+    a = evaluate("abs_fp16", raw, cache_dir=cache)
+    b = evaluate("abs_fp16", api, cache_dir=cache)
+    assert a.passed and b.passed
+    ca = {p["name"]: p["cycles"] for p in a.perf["per_case"]}
+    cb = {p["name"]: p["cycles"] for p in b.perf["per_case"]}
+    big = max(ca, key=ca.get)
+    assert 0.7 < ca[big] / cb[big] < 1.4, (ca, cb)
+
+
+def test_unmodelled_write_flag_makes_result_suspicious() -> None:
+    r = EvaluationResult(verdict=Verdict.PASSED, speedup=1.5, flags=("unmodelled_write",))
+    assert r.suspicious and r.to_dict()["suspicious"]
+    assert not EvaluationResult(verdict=Verdict.PASSED, speedup=1.5).suspicious
+
+
+def test_deeply_nested_report_is_unreadable_not_a_crash() -> None:
+    deep = b"[" * 100000 + b"]" * 100000
+    with pytest.raises(report_guard.ReportError):
+        report_guard.load(b'{"a": ' + deep + b"}")
+    with pytest.raises(report_guard.ReportError):
+        report_guard.load(b"{" + b'"a": {' * 40 + b"}" * 41)
+
+
+def test_oversized_or_garbage_report_is_unreadable() -> None:
+    with pytest.raises(report_guard.ReportError):
+        report_guard.load(b" " * (report_guard.MAX_REPORT_BYTES + 1))
+    with pytest.raises(report_guard.ReportError):
+        report_guard.load(b"not json")
+    with pytest.raises(report_guard.ReportError):
+        report_guard.load(b"[1, 2]")
+
+
+def test_report_is_rebuilt_from_known_fields_with_caps() -> None:
+    forged = {"total_cycles": 5, "est_us": "fast", "evil": "x" * 10**6,
+              "findings": [{"severity": "warning", "message": "m" * 10**4, "line": True}] * 300,
+              "timeline": [{"core": 0, "op": "o" * 500, "start": -1}] * 5000}
+    out = report_guard.load(json.dumps(forged).encode())
+    assert out is not None and "evil" not in out and out["est_us"] is None
+    assert len(out["findings"]) == report_guard.MAX_FINDINGS
+    assert len(out["findings"][0]["message"]) == report_guard.MAX_TEXT and out["findings"][0]["line"] is None
+    assert len(out["timeline"]) == report_guard.MAX_TIMELINE and out["timeline_truncated"]
+    assert len(json.dumps(out)) < 2 * 10**6
+
+
+ESCAPES = {
+    "hook_override": 'extern "C" void __sanitizer_cov_trace_pc() {}\n',
+    "no_sanitize": "__attribute__((no_sanitize_address, no_sanitize_coverage)) static void f() {}\n",
+    "pragma_optimize": '#pragma GCC optimize("O0")\n',
+    "builtin_memcpy": "static void g(void* a, const void* b) { __builtin_memcpy(a, b, 4); }\n",
+    "pragma_operator": '_Pragma("GCC push_options")\n',
+    "emulator_internals": "static void h() { AscendC::sim::tl_core = nullptr; }\n",
+}
+
+
+@needs_sim
+@pytest.mark.parametrize("name", sorted(ESCAPES))
+def test_escapes_from_the_cost_model_are_refused(cache: Path, name: str) -> None:
+    """Replacing the call-backs, switching instrumentation off or naming emulator state: refused."""
+    src = (HERE / "abs_raw_gm_loop.cpp").read_text().replace('#include "abs_tiling.h"\n',
+                                                             '#include "abs_tiling.h"\n' + ESCAPES[name])
+    r = evaluate("abs_fp16", src, cache_dir=cache)
+    assert r.verdict is Verdict.SANDBOX_VIOLATION, r.to_dict()["diagnostics"][:2]
+    assert not _ranked(r)
