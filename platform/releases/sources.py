@@ -36,6 +36,12 @@ from tasks.prompts import fallback_prompt
 logger = logging.getLogger(__name__)
 
 COMPILED_FAILED = ("wrong_answer", "runtime_error", "timeout")
+#: Run samples a DPO pair may use, by the evaluator's record: a *chosen* kernel passed and its
+#: timing is one the judge vouches for (not suspicious, or a reviewer dismissed the flag); a
+#: *rejected* one compiled and failed. Quarantined results are in neither pool.
+PAIR_CANDIDATES = Q(status=EvalStatus.DONE, submission__quarantine__isnull=True) & (
+    (Q(passed=True) & (Q(suspicious=False) | Q(submission__dismissal__isnull=False)))
+    | Q(passed=False, compiled=True))
 CHUNK = 500
 
 
@@ -386,9 +392,8 @@ def _fix_pairs(ctx: Context) -> Iterator[Pair]:
 
 def _run_pairs(ctx: Context, cap_left: Counter) -> Iterator[Pair]:
     qs = Evaluation.objects.filter(
-        status=EvalStatus.DONE, submission__run__isnull=False, submission__visibility=Visibility.PUBLIC,
-        submission__task_id__in=ctx.allowed, verdict__in=("passed", *COMPILED_FAILED),
-        **ctx.date_range("submission__created_at"))
+        PAIR_CANDIDATES, submission__run__isnull=False, submission__visibility=Visibility.PUBLIC,
+        submission__task_id__in=ctx.allowed, **ctx.date_range("submission__created_at"))
     if ctx.filters.runs:
         qs = qs.filter(submission__run_id__in=ctx.filters.runs)
     rows = (qs.order_by("submission__task_id", "submission__task_version_id", "submission__path", "toolchain",
@@ -512,9 +517,8 @@ def estimate(ctx: Context) -> dict[str, int]:
             out[subset] = qs.filter(compile_error if subset == "api_fix" else ~compile_error).count()
         elif subset == "dpo":
             qs = Evaluation.objects.filter(
-                status=EvalStatus.DONE, submission__run__isnull=False, submission__visibility=Visibility.PUBLIC,
-                submission__task_id__in=train_ids, verdict__in=("passed", *COMPILED_FAILED),
-                **ctx.date_range("submission__created_at"))
+                PAIR_CANDIDATES, submission__run__isnull=False, submission__visibility=Visibility.PUBLIC,
+                submission__task_id__in=train_ids, **ctx.date_range("submission__created_at"))
             if ctx.filters.runs:
                 qs = qs.filter(submission__run_id__in=ctx.filters.runs)
             groups = (qs.values("submission__task_id", "submission__task_version_id", "submission__path",

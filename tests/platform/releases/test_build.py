@@ -218,3 +218,29 @@ def test_code_cot_prompt_is_the_benchmark_prompt_for_a_suite_task(seeded, tmp_pa
     assert record["meta"]["verdict"] == "passed" and record["meta"]["toolchain"] == "cpu-sim"
     kernel, host_back = extract_sources(record["messages"][2]["content"], "host_device")
     assert kernel == "// file: kernel.cpp\n// kernel\n" and host_back == host
+
+
+def test_dpo_pairs_follow_the_judges_record(seeded, tmp_path, django_user_model):
+    """Chosen: passed and vouched for (not suspicious, or dismissed); rejected: compiled and
+    failed; quarantined results in neither pool."""
+    from leaderboard.models import Dismissal, Quarantine
+    from submissions.models import Evaluation
+
+    runs = Evaluation.objects.filter(submission__run__isnull=False, submission__task__slug="relu")
+    passing = list(runs.filter(passed=True).order_by("pk"))
+    failing = list(runs.filter(passed=False).order_by("pk"))
+    assert len(passing) >= 2 and len(failing) >= 2
+    suspicious, dismissed = passing[0], passing[1]
+    Evaluation.objects.filter(pk__in=[suspicious.pk, dismissed.pk]).update(suspicious=True)
+    staff = django_user_model.objects.create_user("staff-dpo", is_staff=True)
+    Dismissal.objects.create(submission_id=dismissed.submission_id, created_by=staff)
+    Quarantine.objects.create(submission_id=failing[0].submission_id, reason="reads the golden", created_by=staff)
+    Evaluation.objects.filter(pk=failing[1].pk).update(compiled=False)  # failed before running: no pair
+
+    out = tmp_path / "dpo"
+    services.build_into(out, number=1, data={"subsets": ["dpo"]})
+    pairs = [r["meta"] for _, r in _records(out, "dpo") if r["meta"]["task"] == "relu" and r["meta"]["source"] == "run"]
+    chosen = {p["chosen_submission_id"] for p in pairs}
+    rejected = {p["rejected_submission_id"] for p in pairs}
+    assert pairs and dismissed.submission_id in chosen and suspicious.submission_id not in chosen
+    assert failing[0].submission_id not in rejected and failing[1].submission_id not in rejected
