@@ -23,6 +23,7 @@ from annotations import roles
 from annotations.errors import NotVisible
 from annotations.models import Annotation, Item, Queue, QueueKind, Status
 from submissions.models import Evaluation, Submission
+from submissions.selectors import visibility_q
 
 
 def primary_evaluation(submission: Submission | None) -> Evaluation | None:
@@ -40,8 +41,12 @@ def sees_everything(user) -> bool:
 
 def items_visible_to(user) -> QuerySet[Item]:
     """Items ``user`` may open: everything for reviewers/admins; open queues and own assignments
-    for annotators; nothing for anyone else."""
+    for annotators; nothing for anyone else — and never an item whose submission the user may not
+    see (submissions.selectors.visibility_q), whatever the role."""
     qs = Item.objects.select_related("queue", "task", "task_version", "submission")
+    seen = visibility_q(user, via="submission__")
+    if seen is not None:
+        qs = qs.filter(Q(submission__isnull=True) | seen)
     if sees_everything(user):
         return qs
     if not roles.can_annotate(user):

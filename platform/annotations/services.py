@@ -35,10 +35,11 @@ from annotations.schema import (
     section_kinds,
 )
 from annotations.selectors import item_visible_to, primary_evaluation
-from submissions.errors import SubmissionRejected
+from submissions.errors import SubmissionRejected, SubmittingTooFast, TooManyPending
 from submissions.highlight import split_source
-from submissions.intake import submission_create
+from submissions.intake import person_submit
 from submissions.models import EvalStatus, Evaluation, Submission, Visibility
+from submissions.selectors import is_visible_to, visibility_q
 from tasks.models import TaskVersion
 
 #: Statuses in which the annotator may still change their work.
@@ -96,6 +97,9 @@ def item_add_submission(queue: Queue, submission: Submission, *, by=None, origin
     A fix item records the failing verdict and the classifier's category as they are now; the
     annotator's own category is compared with it for the agreement figures.
     """
+    if not is_visible_to(submission, None):  # annotators are not its author: only what everyone may see
+        raise InvalidContent(f"Submission #{submission.pk} is private: only its author and staff may see it, so it "
+                             "cannot go to the workspace.")
     evaluation = primary_evaluation(submission)
     if evaluation is None or evaluation.status != EvalStatus.DONE:
         raise InvalidState(f"Submission #{submission.pk} has not been judged yet; queue it once it has a verdict.")
@@ -161,8 +165,13 @@ def item_add_by_hand(queue: Queue, ref: str, *, by, question: str = "") -> Item:
 RULE_WINDOW = 5000
 
 
+def _shared_evaluations():
+    """Evaluations of submissions everyone may see (the workspace's annotators are not their authors)."""
+    return Evaluation.objects.filter(visibility_q(None, via="submission__"))
+
+
 def _failed_evaluations():
-    return (Evaluation.objects.filter(status=EvalStatus.DONE, submission__task__retired=False)
+    return (_shared_evaluations().filter(status=EvalStatus.DONE, submission__task__retired=False)
             .exclude(verdict__in=["passed", "system_error", ""])
             .select_related("submission", "submission__task", "submission__task_version")
             .order_by("-finished_at", "-pk")[:RULE_WINDOW])
@@ -215,8 +224,8 @@ def fill_passing_sample(queue: Queue, *, count: int = 10, seed: int | None = Non
     """A random sample of passing model kernels (submissions of runs), for explanation."""
     queued = _queued_submission_ids(queue)
     candidates = list(
-        Evaluation.objects.filter(status=EvalStatus.DONE, verdict="passed", submission__run__isnull=False,
-                                  submission__task__retired=False)
+        _shared_evaluations().filter(status=EvalStatus.DONE, verdict="passed", submission__run__isnull=False,
+                                     submission__task__retired=False)
         .exclude(submission_id__in=queued).values_list("submission_id", flat=True).distinct()[:RULE_WINDOW]
     )
     random.Random(seed).shuffle(candidates)
@@ -421,9 +430,12 @@ def fix_evaluate(user, annotation: Annotation, kernel: str, *, spent_s: int = 0)
         raise InvalidContent("The editor is empty; write the fixed kernel first.")
     annotation_save(user, annotation, fixed_kernel=kernel, spent_s=spent_s)
     failing = item.submission
-    try:
-        created = submission_create(task_slug=failing.task.slug, path=failing.path, kernel=annotation.fixed_kernel,
-                                    host=failing.host_source, author=user, visibility=Visibility.PRIVATE)
+    try:  # the editor's rules: allowance, pending cap, sources (a fix is a submission like any other)
+        created = person_submit(user=user, data={"task": failing.task.slug, "path": failing.path,
+                                                 "kernel": annotation.fixed_kernel, "host": failing.host_source},
+                                visibility=Visibility.PRIVATE)
+    except (SubmittingTooFast, TooManyPending) as exc:
+        raise InvalidState(exc.message) from exc
     except SubmissionRejected as exc:
         raise InvalidContent(f"The workers refused the kernel: {exc.message}") from exc
     annotation.fix_submission = created.submission

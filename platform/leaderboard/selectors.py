@@ -16,13 +16,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Sum
 
 from leaderboard import metrics
 from leaderboard.metrics import Cell, TaskTally
 from leaderboard.models import Dismissal, FailureCount, Quarantine, RankedKernel, RunTaskStat
 from leaderboard.task_stats import best_kernels
-from submissions.models import EvalStatus, Evaluation, Run, Visibility
+from submissions.models import EvalStatus, Evaluation, Run
+from submissions.selectors import is_visible_to, visibility_q
 from tasks.models import Task
 
 DEFAULT_TOOLCHAIN = "cpu-sim"
@@ -377,11 +378,12 @@ def taxonomy_counts(*, run_id: int | None = None, model_id: int | None = None, p
 
 def taxonomy_failures(category: str, *, user, run_id: int | None = None, model_id: int | None = None,
                       limit: int = 50) -> QuerySet[Evaluation]:
-    """The failing evaluations behind one bar: public ones, plus the viewer's own."""
-    visible = Q(submission__visibility=Visibility.PUBLIC)
-    if getattr(user, "is_authenticated", False):
-        visible |= Q(submission__author=user)
-    rows = (Evaluation.objects.filter(visible, failure_category=category, status=EvalStatus.DONE)
+    """The failing evaluations behind one bar that the viewer may see (submissions.selectors.visibility_q)."""
+    rows = Evaluation.objects.all()
+    visible = visibility_q(user, via="submission__")
+    if visible is not None:
+        rows = rows.filter(visible)
+    rows = (rows.filter(failure_category=category, status=EvalStatus.DONE)
             .exclude(submission__quarantine__isnull=False)
             .select_related("submission__task", "submission__run__model", "submission__author"))
     if run_id is not None:
@@ -436,5 +438,5 @@ def submission_review(submission, *, user) -> dict:
     record = Quarantine.objects.filter(submission=submission).first()
     shown = record if record and (is_author or user.is_staff) else None
     can_report = (user.is_authenticated and not is_author and record is None
-                  and submission.visibility == "public")
+                  and is_visible_to(submission, None))
     return {"quarantine": shown, "can_report": can_report}

@@ -29,13 +29,16 @@ from releases import conf, formats
 from releases.apinotes import api_notes
 from releases.builder import Example
 from releases.filters import Filters
-from submissions.models import EvalStatus, Evaluation, Submission, Visibility
+from submissions.models import EvalStatus, Evaluation, Submission
+from submissions.selectors import visibility_q
 from tasks.models import Task, TaskVersion
 from tasks.prompts import fallback_prompt
 
 logger = logging.getLogger(__name__)
 
 COMPILED_FAILED = ("wrong_answer", "runtime_error", "timeout")
+#: Only what everyone may see goes into a release (submissions.selectors.visibility_q).
+SHARED = visibility_q(None, via="submission__")
 #: Run samples a DPO pair may use, by the evaluator's record: a *chosen* kernel passed and its
 #: timing is one the judge vouches for (not suspicious, or a reviewer dismissed the flag); a
 #: *rejected* one compiled and failed. Quarantined results are in neither pool.
@@ -392,7 +395,7 @@ def _fix_pairs(ctx: Context) -> Iterator[Pair]:
 
 def _run_pairs(ctx: Context, cap_left: Counter) -> Iterator[Pair]:
     qs = Evaluation.objects.filter(
-        PAIR_CANDIDATES, submission__run__isnull=False, submission__visibility=Visibility.PUBLIC,
+        PAIR_CANDIDATES, SHARED, submission__run__isnull=False,
         submission__task_id__in=ctx.allowed, **ctx.date_range("submission__created_at"))
     if ctx.filters.runs:
         qs = qs.filter(submission__run_id__in=ctx.filters.runs)
@@ -517,7 +520,7 @@ def estimate(ctx: Context) -> dict[str, int]:
             out[subset] = qs.filter(compile_error if subset == "api_fix" else ~compile_error).count()
         elif subset == "dpo":
             qs = Evaluation.objects.filter(
-                PAIR_CANDIDATES, submission__run__isnull=False, submission__visibility=Visibility.PUBLIC,
+                PAIR_CANDIDATES, SHARED, submission__run__isnull=False,
                 submission__task_id__in=train_ids, **ctx.date_range("submission__created_at"))
             if ctx.filters.runs:
                 qs = qs.filter(submission__run_id__in=ctx.filters.runs)

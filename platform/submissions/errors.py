@@ -45,3 +45,15 @@ class TooManyPending(Rejected):
         super().__init__("too_many_pending", message, {"pending": str(pending), "cap": str(cap)})
         self.pending = pending
         self.cap = cap
+
+
+class SubmittingTooFast(Rejected):
+    """Raised when a person submits more often per minute than their allowance (answered as 429)."""
+
+    status_code = 429
+
+    def __init__(self, *, limit: int, retry_after_s: int) -> None:
+        super().__init__("rate_limited", f"You have reached {limit} submissions a minute, the most allowed. "
+                         f"Try again in {retry_after_s} s.", {})
+        self.limit = limit
+        self.retry_after_s = retry_after_s

@@ -17,11 +17,13 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts import ratelimit
 from bench_runner.contracts import DEFAULT_SOC, MAX_SOURCE_BYTES, SourceRejected, check_source
 from submissions.errors import (
     NotYours,
     SourceTooLarge,
     SubmissionRejected,
+    SubmittingTooFast,
     TooManyPending,
     UnknownTask,
 )
@@ -327,6 +329,20 @@ def api_submit(*, user, data: dict) -> Created:
         if pending >= cap:
             raise _too_many(pending, cap)
         return submission_create_many([draft])[0]
+
+
+def person_submit(*, user, data: dict, visibility: str | None = None) -> Created:
+    """A person submitting from a page (the editor, the workspace's fix editor): the per-minute
+    allowance (shared with the API's per-user limit) first, then every rule of api_submit.
+
+    Every path that creates an evaluation for a person goes through here or the API, so a limit
+    added to one cannot be bypassed through another. Raises SubmittingTooFast (429),
+    TooManyPending (429) or SubmissionRejected.
+    """
+    decision = ratelimit.hit(ratelimit.limits_for("submit", user_id=user.pk, token_id=None))
+    if not decision.allowed:
+        raise SubmittingTooFast(limit=decision.limit, retry_after_s=decision.retry_after)
+    return api_submit(user=user, data=data if visibility is None else {**data, "visibility": visibility})
 
 
 def api_submit_batch(*, user, items: list[tuple[int, dict | None, dict | None]]) -> list[ItemResult]:

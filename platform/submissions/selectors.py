@@ -27,14 +27,30 @@ LIST_SORTS = {
 }
 
 
-def submissions_visible_to(user) -> QuerySet[Submission]:
-    """Submissions ``user`` may open: public ones, their own, or all of them for staff."""
-    qs = Submission.objects.all()
+def visibility_q(user, *, via: str = "") -> Q | None:
+    """THE visibility rule, as a filter on submissions (``via`` prefixes the lookups, e.g.
+    "submission__" on evaluations): public ones, the user's own, everything for staff (None).
+
+    ``user=None`` asks what *everyone* may see: what may go to people other than its author and
+    staff — the expert workspace's queues, releases, exports. Every selector that hands a
+    submission to someone applies this, so a private kernel never leaks through a side door.
+    """
     if user is not None and user.is_authenticated and user.is_staff:
-        return qs
+        return None
+    public = Q(**{f"{via}visibility": Visibility.PUBLIC})
     if user is not None and user.is_authenticated:
-        return qs.filter(Q(visibility=Visibility.PUBLIC) | Q(author=user))
-    return qs.filter(visibility=Visibility.PUBLIC)
+        return public | Q(**{f"{via}author": user})
+    return public
+
+
+def submissions_visible_to(user) -> QuerySet[Submission]:
+    """Submissions ``user`` may open (visibility_q)."""
+    rule = visibility_q(user)
+    return Submission.objects.all() if rule is None else Submission.objects.filter(rule)
+
+
+def is_visible_to(submission: Submission, user) -> bool:
+    return submissions_visible_to(user).filter(pk=submission.pk).exists()
 
 
 def _primary_evaluation():

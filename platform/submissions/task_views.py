@@ -10,9 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from accounts import ratelimit
 from core.htmx import int_or_none
 from core.pagination import CappedPaginator
-from submissions.errors import SubmissionRejected, TooManyPending
+from submissions.errors import SubmissionRejected, SubmittingTooFast, TooManyPending
 from submissions.forms import SubmissionForm
-from submissions.intake import api_submit
+from submissions.intake import person_submit
 from submissions.models import Path_, Visibility
 from submissions.presenters import VERDICT_LABELS
 from submissions.selectors import (
@@ -68,20 +68,18 @@ def task_submit(request, slug: str):
         form = SubmissionForm(request.POST, paths=paths)
         if form.is_valid():
             data = form.cleaned_data
-            decision = ratelimit.hit(_submit_limits(request.user.pk))
-            if not decision.allowed:
-                form.add_error(None, f"You have reached {decision.limit} submissions a minute, the most "
-                                     f"allowed. Try again in {decision.retry_after} s; your source is kept below.")
-                response = render(request, "tasks/submit.html", _submit_context(task, version, form, None), status=429)
-                response["Retry-After"] = str(decision.retry_after)
-                return response
             try:
-                # The same rules as the API, the pending-evaluations cap included.
-                created = api_submit(user=request.user, data={
+                # The same rules as the API and the workspace: allowance, pending cap, sources.
+                created = person_submit(user=request.user, data={
                     "task": task.slug, "path": data["path"], "kernel": data["kernel"],
                     "host": data["host"] if data["path"] == Path_.HOST_DEVICE else None,
                     "visibility": data["visibility"],
                 })
+            except SubmittingTooFast as exc:
+                form.add_error(None, f"{exc.message} Your source is kept below.")
+                response = render(request, "tasks/submit.html", _submit_context(task, version, form, None), status=429)
+                response["Retry-After"] = str(exc.retry_after_s)
+                return response
             except SubmissionRejected as exc:
                 form.add_rejection(exc)
                 status = 400
