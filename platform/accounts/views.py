@@ -7,11 +7,15 @@ page (profile_render) when a form has errors.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -24,10 +28,47 @@ from accounts.services import token_create, token_revoke
 from core.errors import Rejected
 
 
+def _client_ip(request) -> str:
+    """The peer's address as the server saw it (a forwarded header is not trusted here)."""
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _name_key(name: str) -> str:
+    return hashlib.sha256(name.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _throttled(response, decision) -> HttpResponse:
+    response.status_code = 429
+    response["Retry-After"] = str(decision.retry_after)
+    return response
+
+
+class ThrottledLoginView(LoginView):
+    """Sign-in attempts are limited per client address and per account name
+    (AKGEN_RATE_LOGIN_PER_MIN each), so guessing a password costs minutes, not seconds."""
+
+    def post(self, request, *args, **kwargs):
+        per = settings.AKGEN_RATE_LOGIN_PER_MIN
+        decision = ratelimit.hit([ratelimit.Limit(f"login:ip:{_client_ip(request)}", per),
+                                  ratelimit.Limit(f"login:user:{_name_key(request.POST.get('username') or '')}", per)])
+        if not decision.allowed:
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(None, f"Too many sign-in attempts. Try again in {decision.retry_after} s.")
+            return _throttled(self.render_to_response(self.get_context_data(form=form)), decision)
+        return super().post(request, *args, **kwargs)
+
+
 def signup(request):
     if request.user.is_authenticated:
         return redirect("accounts:profile")
     form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        decision = ratelimit.hit([ratelimit.Limit(f"signup:ip:{_client_ip(request)}",
+                                                  settings.AKGEN_RATE_SIGNUP_PER_MIN)])
+        if not decision.allowed:
+            form.add_error(None, f"Too many accounts created from here. Try again in {decision.retry_after} s.")
+            return _throttled(render(request, "registration/signup.html", {"form": form}), decision)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

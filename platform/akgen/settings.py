@@ -208,6 +208,9 @@ AKGEN_RATE_SUBMIT_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_PER_MIN", "120
 AKGEN_RATE_SUBMIT_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_USER_PER_MIN", "240"))
 AKGEN_RATE_READ_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_PER_MIN", "600"))
 AKGEN_RATE_READ_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_USER_PER_MIN", "1200"))
+# Sign-in attempts per client address and per account name, and sign-ups per address, a minute.
+AKGEN_RATE_LOGIN_PER_MIN = int(os.environ.get("AKGEN_RATE_LOGIN_PER_MIN", "10"))
+AKGEN_RATE_SIGNUP_PER_MIN = int(os.environ.get("AKGEN_RATE_SIGNUP_PER_MIN", "5"))
 # Concurrency cap: evaluations queued or running per user before submissions get 429.
 AKGEN_MAX_PENDING_PER_USER = int(os.environ.get("AKGEN_MAX_PENDING_PER_USER", "1024"))
 AKGEN_API_BATCH_MAX = int(os.environ.get("AKGEN_API_BATCH_MAX", "256"))

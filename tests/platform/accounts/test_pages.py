@@ -1,6 +1,7 @@
 """Sign-up and the profile pages: tokens (key shown exactly once), models, runs, limits."""
 
 import re
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -127,3 +128,31 @@ def test_profile_shows_limits(browser, settings):
     html = browser.get(PROFILE).content.decode()
     assert 'data-testid="pending">0<span class="of"> / 17' in html
     assert "64 KiB" in html
+
+
+@pytest.mark.django_db
+def test_sign_in_attempts_are_throttled_per_account_and_address(client, settings):
+    settings.AKGEN_RATE_KEY_PREFIX = f"test:{uuid.uuid4().hex}:"
+    settings.AKGEN_RATE_LOGIN_PER_MIN = 5
+    get_user_model().objects.create_user("victim", password="the right one 123")
+    for _ in range(5):
+        wrong = client.post("/accounts/login/", {"username": "victim", "password": "guess"})
+        assert wrong.status_code == 200 and not wrong.wsgi_request.user.is_authenticated
+    refused = client.post("/accounts/login/", {"username": "victim", "password": "the right one 123"})
+    assert refused.status_code == 429 and "Too many sign-in attempts" in refused.content.decode()
+    assert int(refused["Retry-After"]) >= 1
+    # Another address guessing the same account is refused too (the per-account counter).
+    other = client.post("/accounts/login/", {"username": "VICTIM", "password": "guess"}, REMOTE_ADDR="10.9.9.9")
+    assert other.status_code == 429
+
+
+@pytest.mark.django_db
+def test_sign_ups_are_throttled_per_address(client, settings):
+    settings.AKGEN_RATE_KEY_PREFIX = f"test:{uuid.uuid4().hex}:"
+    settings.AKGEN_RATE_SIGNUP_PER_MIN = 2
+    codes = []
+    for i in range(3):
+        client.logout()  # a new visitor each time, from the same address
+        codes.append(client.post("/accounts/signup/", {"username": f"new{i}", "password1": "a long pass 12345",
+                                                       "password2": "a long pass 12345"}).status_code)
+    assert codes == [302, 302, 429]
