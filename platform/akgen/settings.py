@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "core.input.RejectMalformedInput",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -178,6 +179,9 @@ AKGEN_WORKER_HEARTBEAT_S = int(os.environ.get("AKGEN_WORKER_HEARTBEAT_S", "15"))
 AKGEN_EVAL_LEASE_S = float(os.environ.get("AKGEN_EVAL_LEASE_S", "60"))
 # An evaluation not finished this long after it was queued is overdue: /healthz counts it and its
 # page says so (a judged kernel takes seconds; minutes mean busy or missing workers).
+# /healthz answers only its status to the public; the details (worker hosts, queue figures) to
+# staff, or to a monitor sending "Authorization: Bearer <AKGEN_HEALTH_TOKEN>".
+AKGEN_HEALTH_TOKEN = os.environ.get("AKGEN_HEALTH_TOKEN", "")
 AKGEN_EVAL_OVERDUE_S = float(os.environ.get("AKGEN_EVAL_OVERDUE_S", "600"))
 
 # --- REST API --------------------------------------------------------------------------------
@@ -251,7 +255,9 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = _env_bool("AKGEN_SSL_REDIRECT", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Trust X-Forwarded-Proto only behind a proxy that sets it (and strips a client's own).
+    if _env_bool("AKGEN_TRUST_FORWARDED_PROTO", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("AKGEN_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

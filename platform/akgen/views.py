@@ -1,3 +1,6 @@
+import hmac
+
+from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
@@ -8,9 +11,24 @@ from tasks.selectors import suite_summary
 
 @never_cache
 def healthz(request):
-    """200 while the database answers (degraded broker or workers are reported, not fatal)."""
+    """200 while the database answers (degraded broker or workers are reported, not fatal).
+
+    Everyone gets the status; staff and monitors holding AKGEN_HEALTH_TOKEN get the details
+    (worker host names, queue figures), which are nobody else's business.
+    """
     report = health_report()
-    return JsonResponse(report, status=503 if report["status"] == "down" else 200)
+    status = 503 if report["status"] == "down" else 200
+    if not _may_see_details(request):
+        return JsonResponse({"status": report["status"]}, status=status)
+    return JsonResponse(report, status=status)
+
+
+def _may_see_details(request) -> bool:
+    if request.user.is_authenticated and request.user.is_staff:
+        return True
+    token = settings.AKGEN_HEALTH_TOKEN
+    given = request.headers.get("Authorization", "")
+    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
 
 
 def home(request):

@@ -14,6 +14,7 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
 from api.errors import request_too_large
+from core.input import MAX_JSON_DEPTH, json_depth_exceeds
 
 
 class LimitedJSONParser(parsers.JSONParser):
@@ -32,9 +33,32 @@ class LimitedJSONParser(parsers.JSONParser):
             raise request_too_large()
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            return json.loads(raw.decode(encoding), parse_constant=_reject_constant)
+            data = json.loads(raw.decode(encoding), parse_constant=_reject_constant)
+        except RecursionError:
+            raise ParseError(f"Malformed JSON: nested deeper than {MAX_JSON_DEPTH} levels") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"Malformed JSON: {exc}") from exc
+        if json_depth_exceeds(data):
+            raise ParseError(f"Malformed JSON: nested deeper than {MAX_JSON_DEPTH} levels")
+        if _has_nul(data):
+            raise ParseError("Malformed JSON: a string holds a NUL character")
+        return data
+
+
+def _has_nul(value: object) -> bool:
+    """A NUL in a key or a non-source string (sources are checked by the contract with a field)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if any("\x00" in k for k in item):
+                return True
+            stack.extend(v for k, v in item.items() if k not in ("kernel", "host"))
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and "\x00" in item:
+            return True
+    return False
 
 
 def _reject_constant(name: str):
