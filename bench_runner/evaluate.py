@@ -51,8 +51,20 @@ from bench_runner.toolchains import CaseRun, Sources, Toolchain
 
 MIN_RANDOM_TRIALS = 3
 _USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
-#: Outcomes that may be the machine's fault: never cached.
+#: Outcomes that may be the machine's fault: never cached (nor is any result that hit a time
+#: limit, such as a compile_error for a compile timeout: see _cacheable).
 _UNCACHED_VERDICTS = {Verdict.SYSTEM_ERROR, Verdict.TIMEOUT}
+
+
+def _cacheable(result: EvaluationResult) -> bool:
+    """Whether ``result`` is the submission's own outcome, the same on any machine at any load.
+
+    A time limit (wall or CPU, at compile or run time) may have been hit because the host was
+    busy, so a result with a timeout diagnostic is never stored (nor served, if an older
+    evaluator stored it).
+    """
+    return result.verdict not in _UNCACHED_VERDICTS and not any(
+        d.category is Category.TIMEOUT for d in result.diagnostics)
 
 
 @dataclass(slots=True)
@@ -163,7 +175,7 @@ def evaluate(
     flags += [f for f in dict.fromkeys(state.model_flags) if f not in flags]
     result = _result(the_task, path, identity, state, perf, base, speedup, flags, kernel_sha, host_sha,
                      master, key, started)
-    if result.verdict not in _UNCACHED_VERDICTS:
+    if _cacheable(result):
         store.put("results", key, result.to_dict())
     return result
 
@@ -177,7 +189,7 @@ def _cached_result(store: cache_mod.Cache, key: str) -> EvaluationResult | None:
         result = EvaluationResult.from_dict(hit)
     except ResultFormatError:
         return None
-    return None if result.verdict in _UNCACHED_VERDICTS else result.with_cache(True, key)
+    return result.with_cache(True, key) if _cacheable(result) else None
 
 
 def _check_submission(task: tasks.Task, kernel: str, host: str | None, path: str | None) -> str:

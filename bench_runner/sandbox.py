@@ -8,7 +8,11 @@ files, no core dumps). As root the command runs as an unprivileged uid, because 
 not apply RLIMIT_NPROC to root; inside its own user namespace the process count is then per
 sandbox. Stdout and stderr go to files in a parent-only directory, capped by RLIMIT_FSIZE, so a
 flood of output kills the writer instead of the worker. The parent kills the whole process group
-at the wall-clock limit; ``--die-with-parent`` and the pid namespace take the rest with it.
+at the wall-clock limit, or when the sandbox's processes together hold more memory than
+``Limits.sandbox_memory_bytes`` (polled); ``--die-with-parent`` and the pid namespace take the
+rest with it. Afterwards it reaps whatever of the sandbox was re-parented to it (on hosts where
+the worker is PID 1 or a subreaper), and job directories name their owner, so those of a worker
+that died are removed by the next one (:func:`remove_stale_job_dirs`).
 
 Where bubblewrap is missing or cannot create namespaces, the ``rlimit`` backend (rlimits, a new
 session and the unprivileged uid, nothing else) runs instead and says so in every result;
@@ -52,6 +56,10 @@ class Limits:
     cpu_s: float = 20.0
     #: RLIMIT_AS of each process (virtual memory, so it counts reservations too).
     memory_bytes: int = 2 * GiB
+    #: Resident memory (anonymous + shared) of all the sandbox's processes together, checked by
+    #: the parent every ``_MEMORY_POLL_S``; None means ``memory_bytes``. Exceeding it kills the
+    #: sandbox with ``limit == "memory"``.
+    sandbox_memory_bytes: int | None = None
     #: RLIMIT_NPROC: processes and threads inside this sandbox.
     processes: int = 64
     #: RLIMIT_FSIZE: largest file any process may write, stdout and stderr included.
@@ -88,7 +96,7 @@ class SandboxResult:
     stderr: str
     stdout_bytes: int
     stderr_bytes: int
-    #: The limit that ended the command: wall, cpu, file_size, seccomp; None if none did.
+    #: The limit that ended the command: wall, cpu, memory, file_size, seccomp; None if none did.
     limit: str | None
     backend: str
     extra: dict[str, str] = field(default_factory=dict)
@@ -149,8 +157,10 @@ def _detect() -> Backend:
     if bwrap is None:
         problem = "bwrap not found (apt-get install bubblewrap)"
     else:
-        probe = _drop_prefix(uid) + [bwrap, "--unshare-all", "--unshare-user", "--ro-bind", "/usr",
-                                     "/usr", *_usr_links(), "--", "/usr/bin/true"]
+        # --as-pid-1: no init process inside, which would outlive bwrap and become a zombie
+        # of ours when this process is PID 1 or a subreaper.
+        probe = _drop_prefix(uid) + [bwrap, "--unshare-all", "--unshare-user", "--as-pid-1", "--ro-bind",
+                                     "/usr", "/usr", *_usr_links(), "--", "/usr/bin/true"]
         try:
             done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -222,10 +232,87 @@ class JobDir:
     logs: Path
 
 
+#: Job directories of the old unnamed form (``job-XXXXXXXX``) older than this are removed too.
+STALE_UNOWNED_AGE_S = 6 * 3600.0
+_swept_lock = threading.Lock()
+_swept: set[Path] = set()
+
+
+def _start_ticks(pid: int) -> int | None:
+    """The process's start time (clock ticks since boot, /proc/<pid>/stat field 22), None if gone."""
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+        return int(stat_line[stat_line.rindex(")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _owner_tag() -> str:
+    """``<pid>-<start ticks>``: names this process so that its directories outlive it recognisably."""
+    return f"{os.getpid()}-{_start_ticks(os.getpid()) or 0}"
+
+
+def _owner_alive(name: str) -> bool | None:
+    """Whether the process named in a ``job-<pid>-<ticks>-…`` name still runs; None if unnamed."""
+    parts = name.split("-")
+    if len(parts) < 4 or not (parts[1].isdigit() and parts[2].isdigit()):
+        return None
+    return _start_ticks(int(parts[1])) == int(parts[2])
+
+
+def remove_stale_job_dirs(root: Path | None = None, *, unowned_age_s: float = STALE_UNOWNED_AGE_S) -> list[Path]:
+    """Remove job (and half-made mirror) directories whose owning process is gone.
+
+    A directory is named after its creator's pid and start time, so a pid reused by another
+    process does not keep it alive. Directories without an owner in their name (made before
+    names carried one) are removed once older than ``unowned_age_s``. Owners are looked up in
+    this process's pid namespace: the scratch root must not be shared between containers with
+    different pid namespaces (give each its own ``AKGEN_SCRATCH_DIR``). Returns what it removed.
+    """
+    root = root if root is not None else scratch_root()
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        name = entry.name.removeprefix(".")
+        if not name.startswith(("job-", "mirror-")) or not entry.is_dir(follow_symlinks=False):
+            continue
+        alive = _owner_alive(name)
+        if alive is None:
+            try:
+                alive = now - entry.stat(follow_symlinks=False).st_mtime < unowned_age_s
+            except OSError:
+                continue
+        if not alive:
+            shutil.rmtree(entry.path, ignore_errors=True)
+            if not os.path.lexists(entry.path):
+                removed.append(Path(entry.path))
+    return removed
+
+
+def _sweep_once(root: Path) -> None:
+    """Remove dead workers' job directories the first time this process uses ``root``."""
+    with _swept_lock:
+        if root in _swept:
+            return
+        _swept.add(root)
+    remove_stale_job_dirs(root)
+
+
 @contextlib.contextmanager
 def job_dir(keep: Path | None = None) -> Iterator[JobDir]:
-    """Create a job directory and remove it afterwards (or copy it to ``keep`` first)."""
-    root = Path(tempfile.mkdtemp(prefix="job-", dir=scratch_root()))
+    """Create a job directory and remove it afterwards (or copy it to ``keep`` first).
+
+    Its name carries this process's pid and start time, so if the process dies before the
+    ``finally`` (kill -9), :func:`remove_stale_job_dirs` — run by the next process's first job
+    and by the platform's reconciler — removes it.
+    """
+    scratch = scratch_root()
+    _sweep_once(scratch)
+    root = Path(tempfile.mkdtemp(prefix=f"job-{_owner_tag()}-", dir=scratch))
     root.chmod(0o711)
     job = JobDir(root, root / "box", root / "in", root / "logs")
     job.box.mkdir(mode=0o755)
@@ -267,7 +354,7 @@ def visible_copy(path: Path) -> Path:
     mirror = scratch_root() / "mirror" / hashlib.sha256(str(path).encode()).hexdigest()[:16] / path.name
     if mirror.is_dir():
         return mirror
-    tmp = Path(tempfile.mkdtemp(prefix=".mirror-", dir=scratch_root()))
+    tmp = Path(tempfile.mkdtemp(prefix=f".mirror-{_owner_tag()}-", dir=scratch_root()))
     try:
         for src in path.rglob("*"):
             dst = tmp / src.relative_to(path)
@@ -358,12 +445,12 @@ def run(
         if info_r is not None:
             os.close(info_w)
             opened.remove(info_w)
-        status, timed_out, wall, cpu = _wait(proc, limits.wall_s, info_r)
+        status, killed_for, wall, cpu = _wait(proc, limits, info_r)
     finally:
         for fd in opened:
             with contextlib.suppress(OSError):
                 os.close(fd)
-    return _result(status, timed_out, wall, cpu, limits, be, out_path, err_path)
+    return _result(status, killed_for, wall, cpu, limits, be, out_path, err_path)
 
 
 def _prepare_box_for(uid: int, box: Path) -> None:
@@ -431,39 +518,183 @@ def _bwrap_argv(be: Backend, argv: Sequence[str], box: Path, limits: Limits, mou
     return cmd + _prlimit_argv(limits) + list(argv)
 
 
+#: How often the parent sums the sandbox's resident memory.
+_MEMORY_POLL_S = 0.05
+#: Pids this module started and reaps itself (by pid): orphan reaping never touches them.
+_spawned_lock = threading.Lock()
+_spawned: set[int] = set()
+
+
 def _spawn(cmd: list[str], cwd: str, env: Mapping[str, str], out_fd: int, err_fd: int,
            fds: tuple[int, ...]) -> subprocess.Popen[bytes]:
     try:
-        return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out_fd, stderr=err_fd,
-                                pass_fds=fds, start_new_session=True, cwd=cwd, env=dict(env),
-                                close_fds=True)
+        with _spawned_lock:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out_fd, stderr=err_fd,
+                                    pass_fds=fds, start_new_session=True, cwd=cwd, env=dict(env),
+                                    close_fds=True)
+            _spawned.add(proc.pid)
+        return proc
     except OSError as exc:
         raise InfrastructureError(f"cannot start sandbox command {cmd[0]!r}: {exc}") from exc
 
 
-def _wait(proc: subprocess.Popen[bytes], wall_s: float, info_fd: int | None) -> tuple[int, bool, float, float]:
-    """Wait up to ``wall_s``; at the limit kill the sandbox. Returns status, timed_out, wall, cpu."""
+class _ChildPid:
+    """bwrap's child (pid 1 of the sandbox's pid namespace), read once from its --info-fd."""
+
+    def __init__(self, info_fd: int | None) -> None:
+        self.fd, self.pid, self.done = info_fd, None, info_fd is None
+
+    def get(self, timeout_s: float = 0.0) -> int | None:
+        if not self.done:
+            self.pid = _bwrap_child_pid(self.fd, timeout_s) if self.fd is not None else None
+            self.done = self.pid is not None or timeout_s > 0
+        return self.pid
+
+
+def _wait(proc: subprocess.Popen[bytes], limits: Limits, info_fd: int | None) -> tuple[int, str | None, float, float]:
+    """Wait up to the wall limit, polling the sandbox's memory; at a limit kill the sandbox.
+
+    Returns the wait status, the limit the parent killed it for ("wall", "memory" or None),
+    wall and CPU seconds. Afterwards reaps the sandbox's processes that were re-parented to
+    this one (see :func:`_reap_orphans`).
+    """
     start = time.monotonic()
-    timed_out = False
+    deadline = start + limits.wall_s
+    budget = limits.sandbox_memory_bytes if limits.sandbox_memory_bytes is not None else limits.memory_bytes
+    child = _ChildPid(info_fd)
+    killed_for: str | None = None
     try:
-        timed_out = not _exited_within(proc.pid, wall_s)
-        if timed_out and info_fd is not None:
+        pidfd = _pidfd(proc.pid)
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    killed_for = "wall"
+                    break
+                if _ready(pidfd, proc.pid, min(left, _MEMORY_POLL_S)):
+                    break
+                if _tree_memory(proc.pid, skip={proc.pid, child.get()}) > budget:
+                    killed_for = "memory"
+                    break
+        finally:
+            if pidfd is not None:
+                os.close(pidfd)
+        if killed_for is not None and info_fd is not None:
             # Kill bwrap's child (pid 1 of the sandbox's pid namespace) first: the kernel then
-            # ends every process inside and bwrap exits and reaps it, leaving no zombie behind
-            # on hosts whose init does not reap orphans.
-            child = _bwrap_child_pid(info_fd)
-            if child is not None:
+            # ends every process inside and bwrap exits.
+            pid1 = child.get(0.5)
+            if pid1 is not None:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(child, signal.SIGKILL)
+                    os.kill(pid1, signal.SIGKILL)
                 _exited_within(proc.pid, 2.0)
     finally:
         # Before reaping, so the pid cannot have been reused: kill whatever is left in the group
-        # (the whole command at the wall limit; stragglers of the rlimit backend otherwise).
+        # (the whole command at a limit; stragglers of the rlimit backend otherwise).
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
-    return status, timed_out, time.monotonic() - start, usage.ru_utime + usage.ru_stime
+        with _spawned_lock:
+            _spawned.discard(proc.pid)
+        _reap_orphans({proc.pid, child.get()} - {None})
+    return status, killed_for, time.monotonic() - start, usage.ru_utime + usage.ru_stime
+
+
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except OSError:  # pragma: no cover - kernels before 5.3
+        return None
+
+
+def _ready(pidfd: int | None, pid: int, timeout_s: float) -> bool:
+    """Whether ``pid`` exited within ``timeout_s`` (pidfd poll; polling waitid before 5.3)."""
+    if pidfd is None:  # pragma: no cover - kernels before 5.3
+        return not _poll_exit(pid, timeout_s)
+    ready, _, _ = select.select([pidfd], [], [], max(0.0, timeout_s))
+    return bool(ready)
+
+
+def _children_of(pid: int) -> list[int]:
+    """Direct children of every thread of ``pid`` (/proc/<pid>/task/*/children)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        try:
+            found += [int(c) for c in Path(f"/proc/{pid}/task/{tid}/children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _tree_memory(root: int, skip: set[int | None]) -> int:
+    """Resident anonymous + shared-memory bytes of ``root``'s descendants (``skip`` not counted).
+
+    Under bwrap every process of the sandbox descends from bwrap (an orphan inside is adopted
+    by the namespace's pid 1), so the walk cannot be escaped by setsid or double forks.
+    """
+    total = 0
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        todo += _children_of(pid)
+        if pid in skip:
+            continue
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith(("RssAnon:", "RssShmem:")):
+                total += int(line.split()[1]) * 1024
+    return total
+
+
+def _stat_fields(pid: int) -> tuple[str, int, int] | None:
+    """(state, process group, session) of ``pid``; None if it is gone."""
+    try:
+        line = Path(f"/proc/{pid}/stat").read_text()
+        rest = line[line.rindex(")") + 2:].split()
+        return rest[0], int(rest[2]), int(rest[3])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _reap_orphans(groups: set[int], timeout_s: float = 2.0) -> int:
+    """Reap this process's children that belong to a finished sandbox; returns how many.
+
+    They exist only where this process is PID 1 of its namespace or a child subreaper (as in
+    containers): bwrap exits as soon as its pid 1 reports the command's status, so that pid 1
+    (a session leader, the sandbox's ``child-pid``) and, under the rlimit backend, stragglers
+    killed in the process group are re-parented here and would stay zombies forever. A child
+    qualifies only if its session or process group is one of ``groups`` (pids this module
+    started, or their bwrap child): such a pid stays allocated until it is reaped, and only
+    this process can reap it, so waiting on it cannot take another thread's child. Pids this
+    module is still waiting for itself are skipped.
+    """
+    me = os.getpid()
+    reaped = 0
+    deadline = time.monotonic() + timeout_s
+    for pid in _children_of(me):
+        with _spawned_lock:
+            if pid in _spawned:
+                continue
+        fields = _stat_fields(pid)
+        if fields is None or (fields[1] not in groups and fields[2] not in groups):
+            continue
+        if fields[0] != "Z":
+            _exited_within(pid, max(0.0, deadline - time.monotonic()))  # SIGKILLed: dying now
+        with contextlib.suppress(ChildProcessError):
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG) is not None:
+                reaped += 1
+    return reaped
 
 
 def _exited_within(pid: int, timeout_s: float) -> bool:
@@ -478,8 +709,8 @@ def _exited_within(pid: int, timeout_s: float) -> bool:
     return bool(ready)
 
 
-def _bwrap_child_pid(info_fd: int) -> int | None:
-    ready, _, _ = select.select([info_fd], [], [], 0.5)
+def _bwrap_child_pid(info_fd: int, timeout_s: float = 0.5) -> int | None:
+    ready, _, _ = select.select([info_fd], [], [], timeout_s)
     if not ready:
         return None
     try:
@@ -490,7 +721,7 @@ def _bwrap_child_pid(info_fd: int) -> int | None:
     return pid if isinstance(pid, int) and pid > 1 else None
 
 
-def _result(status: int, timed_out: bool, wall: float, cpu: float, limits: Limits, be: Backend,
+def _result(status: int, killed_for: str | None, wall: float, cpu: float, limits: Limits, be: Backend,
             out_path: Path, err_path: Path) -> SandboxResult:
     exit_code: int | None
     sig: int | None
@@ -504,8 +735,8 @@ def _result(status: int, timed_out: bool, wall: float, cpu: float, limits: Limit
         else:
             exit_code, sig = code, None
     limit = None
-    if timed_out:
-        limit = "wall"
+    if killed_for is not None:
+        limit = killed_for
     elif sig == signal.SIGXCPU or sig == signal.SIGKILL:
         # SIGKILL that the parent did not send is the hard RLIMIT_CPU (cpu time under bwrap is
         # not visible to the parent, so it cannot be compared with the limit).
@@ -514,6 +745,8 @@ def _result(status: int, timed_out: bool, wall: float, cpu: float, limits: Limit
         limit = "file_size"
     elif sig == signal.SIGSYS:
         limit = "seccomp"
+    if limit == "memory":
+        _note_memory_kill(err_path, limits)
     stdout, out_n = _read_capped(out_path, limits.log_bytes)
     stderr, err_n = _read_capped(err_path, limits.log_bytes)
     if be.name == "bwrap" and exit_code == 1 and stderr.startswith(("bwrap: ", "setpriv: ")) and err_n < 4096:
@@ -521,6 +754,14 @@ def _result(status: int, timed_out: bool, wall: float, cpu: float, limits: Limit
         # submission's fault.
         raise InfrastructureError(f"sandbox set-up failed: {stderr.strip()}")
     return SandboxResult(exit_code, sig, wall, cpu, stdout, stderr, out_n, err_n, limit, be.name)
+
+
+def _note_memory_kill(err_path: Path, limits: Limits) -> None:
+    """Say in the command's stderr why it died (the evaluator's out-of-memory wording)."""
+    budget = limits.sandbox_memory_bytes if limits.sandbox_memory_bytes is not None else limits.memory_bytes
+    with contextlib.suppress(OSError), err_path.open("a", encoding="utf-8") as fh:
+        fh.write(f"\nakgen sandbox: out of memory: the sandbox's processes together exceeded "
+                 f"{budget // MiB} MiB and were killed\n")
 
 
 def _poll_exit(pid: int, timeout_s: float) -> bool:  # pragma: no cover - pre-5.3 kernels only
