@@ -179,6 +179,9 @@ AKGEN_WORKER_HEARTBEAT_S = int(os.environ.get("AKGEN_WORKER_HEARTBEAT_S", "15"))
 AKGEN_EVAL_LEASE_S = float(os.environ.get("AKGEN_EVAL_LEASE_S", "60"))
 # An evaluation not finished this long after it was queued is overdue: /healthz counts it and its
 # page says so (a judged kernel takes seconds; minutes mean busy or missing workers).
+# Fair dispatch: a worker takes the queued evaluation whose submitter had the fewest started in
+# this window (workers.pipeline.evaluation_claim_fair), so one user's flood delays that user.
+AKGEN_FAIRNESS_WINDOW_S = float(os.environ.get("AKGEN_FAIRNESS_WINDOW_S", "600"))
 # /healthz answers only its status to the public; the details (worker hosts, queue figures) to
 # staff, or to a monitor sending "Authorization: Bearer <AKGEN_HEALTH_TOKEN>".
 AKGEN_HEALTH_TOKEN = os.environ.get("AKGEN_HEALTH_TOKEN", "")

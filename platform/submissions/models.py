@@ -146,6 +146,8 @@ class Evaluation(models.Model):
         indexes = [
             models.Index(fields=["status", "lease_until"], name="evaluation_status_lease"),
             models.Index(fields=["submission", "status"], name="evaluation_submission_status"),
+            # Fair dispatch counts each waiting submitter's recent starts (workers.pipeline).
+            models.Index(fields=["started_at"], name="evaluation_started_at"),
         ]
 
     def __str__(self) -> str:

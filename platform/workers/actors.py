@@ -20,7 +20,7 @@ from workers.heartbeat import beat, worker_name
 from workers.judge import judge
 from workers.models import WorkerHeartbeat
 from workers.pipeline import (
-    evaluation_claim,
+    evaluation_claim_fair,
     evaluation_fail_infra,
     evaluation_fail_unusable,
     evaluation_finish,
@@ -49,11 +49,15 @@ ACTOR_OPTIONS = {
 
 
 def evaluation_process(evaluation_id: int) -> None:
+    """Judge the fairest queued evaluation of the message's toolchain (often the message's own)."""
     me = f"{worker_name()}/{threading.current_thread().name}"
-    claim = evaluation_claim(evaluation_id=evaluation_id, worker=me)
+    toolchain = Evaluation.objects.filter(pk=evaluation_id).values_list("toolchain", flat=True).first()
+    claim = evaluation_claim_fair(toolchain=toolchain, worker=me, hint=evaluation_id) if toolchain else None
     if claim is None:
-        logger.info("evaluation %s is done or held by another worker; skipping", evaluation_id)
+        logger.info("no queued %s evaluation for message %s (done or held by others); skipping", toolchain,
+                    evaluation_id)
         return
+    evaluation_id = claim.evaluation_id
     evaluation = Evaluation.objects.select_related("submission__task").get(pk=evaluation_id)
     with lease_keeper(claim):
         try:

@@ -22,7 +22,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 
 from bench_runner.contracts import EvaluationResult, Verdict, number
@@ -63,6 +63,50 @@ def evaluation_claim(*, evaluation_id: int, worker: str) -> Claim | None:
         return None
     ev = Evaluation.objects.select_related("submission").only("attempt", *Sample.FIELDS).get(pk=evaluation_id)
     return Claim(evaluation_id, ev.attempt, Sample.of(ev))
+
+
+def fairness_window() -> timedelta:
+    return timedelta(seconds=settings.AKGEN_FAIRNESS_WINDOW_S)
+
+
+def evaluation_claim_fair(*, toolchain: str, worker: str, hint: int | None = None) -> Claim | None:
+    """Take the queued evaluation of ``toolchain`` that is fairest to run next, or None.
+
+    A message is a ticket for one unit of work, not for a particular row: the worker that gets
+    it serves the submitter who has had the fewest evaluations started within the fairness
+    window (AKGEN_FAIRNESS_WINDOW_S), ties to whoever has waited longest, and takes that
+    submitter's oldest queued evaluation (the message's own, ``hint``, when it is theirs). One
+    submitter's flood then delays only that submitter: another's kernel waits at most for the
+    evaluations already running. Every evaluation sends one message and each message takes one
+    evaluation, so none is left behind (the reconciler re-sends for any that are). Works on
+    PostgreSQL and SQLite alike: a lost race moves on to the next candidate.
+    """
+    queued = Evaluation.objects.filter(status=EvalStatus.QUEUED, toolchain=toolchain)
+    waiting = {r["submission__author"]: r["oldest"] for r in
+               queued.values("submission__author").annotate(oldest=Min("enqueued_at")).order_by()}
+    if not waiting:
+        return None
+    since = timezone.now() - fairness_window()
+    served = dict(Evaluation.objects.filter(started_at__gte=since, submission__author__in=[a for a in waiting if a])
+                  .values("submission__author").annotate(n=Count("pk")).values_list("submission__author", "n")
+                  .order_by())
+    far_past = timezone.now() - timedelta(days=3650)
+    order = sorted(waiting, key=lambda a: (served.get(a, 0), waiting[a] or far_past, a or 0))
+    hinted = queued.filter(pk=hint).values_list("submission__author", flat=True).first() if hint else None
+    for author in order[:FAIR_CANDIDATES]:
+        mine = queued.filter(submission__author=author) if author is not None else queued.filter(
+            submission__author__isnull=True)
+        picks = ([hint] if hint and hinted == author else []) + list(
+            mine.order_by("enqueued_at", "pk").values_list("pk", flat=True)[:FAIR_CANDIDATES])
+        for pk in picks:
+            claim = evaluation_claim(evaluation_id=pk, worker=worker)
+            if claim is not None:
+                return claim
+    return None
+
+
+#: How many submitters (and evaluations of each) a worker tries before giving up on a message.
+FAIR_CANDIDATES = 8
 
 
 def _mine(claim: Claim):
