@@ -44,6 +44,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.platform.rabbitmq import purge_queues
+
 ROOT = Path(__file__).resolve().parents[3]
 SUITE = ROOT / "bench_runner" / "suites" / "npukb"
 WAIT_S = 90.0  # a correct platform needs far less (each kernel takes a second or two on cpu-sim)
@@ -373,7 +375,6 @@ GENEROUS_RATES = {name: "100000" for name in (
                     reason="needs DATABASE_URL=postgresql://… and BROKER_URL=amqp://… (scripts/test sets them)")
 @pytest.mark.django_db(transaction=True)
 def test_true_verdicts_on_postgresql_with_a_rundramatiq_worker(live_server, settings, tmp_path):
-    import dramatiq
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection, connections
@@ -388,10 +389,7 @@ def test_true_verdicts_on_postgresql_with_a_rundramatiq_worker(live_server, sett
     call_command("create_api_token", user="verdicts", scopes="submit,read,export", stdout=out, stderr=io.StringIO())
     http = Http(live_server.url, out.getvalue().strip())
 
-    broker = dramatiq.get_broker()
-    for queue in ("eval.cpu-sim", "releases"):  # leftovers of earlier runs would be judged against this db
-        broker.declare_queue(queue, ensure=True)  # on the server too (a fresh RabbitMQ has none)
-        broker.channel.queue_purge(queue)
+    purge_queues("eval.cpu-sim", "releases")  # leftovers of earlier runs would be judged against this db
 
     db = connection.settings_dict
     env = dict(os.environ, **GENEROUS_RATES)

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from submissions.models import EvalStatus, Evaluation, Submission
 from tests.platform.factories import make_task
+from tests.platform.rabbitmq import purge_queues
 from workers import pipeline
 
 pytestmark = pytest.mark.django_db
@@ -65,17 +66,13 @@ needs_services = pytest.mark.skipif(
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_flood_delays_only_its_sender_through_a_real_worker(tmp_path):
-    import dramatiq
-
     from bench_runner.tasks import get_task
     from submissions.intake import submission_create
     from tasks.services import task_sync_from_suite
     from tests.platform.submissions.test_faults import Proc, _env
 
     task_sync_from_suite()
-    broker = dramatiq.get_broker()
-    broker.declare_queue("eval.cpu-sim")
-    broker.channel.queue_purge("eval.cpu-sim")
+    purge_queues("eval.cpu-sim")
     users = get_user_model().objects
     flood, other = users.create_user("flood-real"), users.create_user("other-real")
     expert = get_task("abs_fp16").expert_kernel.read_text()
