@@ -38,8 +38,13 @@ class ReportError(ValueError):
     """The report cannot be read (too large, not JSON, too deep, not an object)."""
 
 
-def load(raw: bytes | None) -> dict[str, Any] | None:
-    """The sanitised report, or None when there is none; raises :class:`ReportError` if unreadable."""
+def load(raw: bytes | None, *, timeline: bool = True) -> dict[str, Any] | None:
+    """The sanitised report, or None when there is none; raises :class:`ReportError` if unreadable.
+
+    ``timeline=False`` leaves the pipe timeline out (``[]``; ``timeline_truncated`` still says
+    whether there was one over the limit): callers that read only the totals skip rebuilding
+    thousands of events.
+    """
     if not raw:
         return None
     if len(raw) > MAX_REPORT_BYTES:
@@ -54,29 +59,32 @@ def load(raw: bytes | None) -> dict[str, Any] | None:
         raise ReportError("the emulator report is not a JSON object")
     if _depth(data) > MAX_DEPTH:
         raise ReportError(f"the emulator report is nested deeper than {MAX_DEPTH} levels")
-    return _clean(data)
+    return _clean(data, timeline=timeline)
 
 
 def _depth(value: Any) -> int:
-    """Nesting depth of a parsed document, without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, d = stack.pop()
-        deepest = max(deepest, d)
-        if deepest > MAX_DEPTH:
-            return deepest
-        if isinstance(item, dict):
-            stack.extend((v, d + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, d + 1) for v in item)
-    return deepest
+    """Nesting depth of a parsed document, without recursion (level by level, containers only).
+
+    Only dicts and lists are carried to the next level, so a report's thousands of scalar fields
+    cost one type test each: this runs on every report of every trial.
+    """
+    level: list[Any] = [value]
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            return depth
+        nxt: list[Any] = []
+        for item in level:
+            nxt += [v for v in (item.values() if type(item) is dict else item)
+                    if type(v) is dict or type(v) is list]
+        level = nxt
+    return depth
 
 
 def _int(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return value if 0 <= value < 1 << 63 else None
+    # type() is int: json gives exact ints, and a bool is not one
+    return value if type(value) is int and 0 <= value < 1 << 63 else None
 
 
 def _float(value: Any) -> float | None:
@@ -109,12 +117,13 @@ def _core(c: Any) -> dict[str, Any] | None:
 
 
 def _event(e: Any) -> dict[str, Any] | None:
-    if not isinstance(e, dict):
+    if type(e) is not dict:
         return None
-    out: dict[str, Any] = {k: _int(e.get(k)) for k in ("core", "start", "end", "line")}
-    out["pipe"] = (_text(e.get("pipe")) or "")[:8]
-    out["op"] = (_text(e.get("op")) or "")[:64]
-    return out
+    get = e.get
+    pipe, op = get("pipe"), get("op")
+    return {"core": _int(get("core")), "start": _int(get("start")), "end": _int(get("end")),
+            "line": _int(get("line")), "pipe": pipe[:8] if type(pipe) is str else "",
+            "op": op[:64] if type(op) is str else ""}
 
 
 def _finding(f: Any) -> dict[str, Any] | None:
@@ -140,12 +149,12 @@ def _list(value: Any, limit: int, item: Any) -> list[Any]:
     return [v for v in (item(x) for x in value[:limit]) if v is not None]
 
 
-def _clean(d: dict[str, Any]) -> dict[str, Any]:
+def _clean(d: dict[str, Any], *, timeline: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {k: _int(d.get(k)) for k in _INT_KEYS if k in d}
     out.update({k: _float(d.get(k)) for k in _FLOAT_KEYS if k in d})
     out.update({k: _text(d.get(k)) for k in _TEXT_KEYS if k in d})
     out["cores"] = _list(d.get("cores"), MAX_CORES, _core)
-    out["timeline"] = _list(d.get("timeline"), MAX_TIMELINE, _event)
+    out["timeline"] = _list(d.get("timeline"), MAX_TIMELINE, _event) if timeline else []
     out["timeline_truncated"] = d.get("timeline_truncated") is True or (
         isinstance(d.get("timeline"), list) and len(d["timeline"]) > MAX_TIMELINE)
     if isinstance(d.get("findings"), list):

@@ -233,7 +233,9 @@ class CpuSim(Toolchain):
             except launcher.StreamError as exc:
                 stream, stream_error = launcher.StreamResult([launcher.TrialOutput() for _ in trials]), str(exc)
             final, final_error = _load_report((logs / "final_report.json").read_bytes())
-            loaded = [_load_report(t.report) for t in stream.trials]
+            # The result's timeline comes from the first trial's report (or the final one): the
+            # other trials' reports are read for their totals only.
+            loaded = [_load_report(t.report, timeline=i == 0) for i, t in enumerate(stream.trials)]
             reports = [r for r, _ in loaded]
             report_error = next((e for _, e in loaded if e), None) or final_error
             if report_error and stream_error is None:
@@ -259,10 +261,10 @@ def _numel(shape: tuple[int, ...]) -> int:
     return n
 
 
-def _load_report(raw: bytes | None) -> tuple[dict[str, Any] | None, str | None]:
+def _load_report(raw: bytes | None, *, timeline: bool = True) -> tuple[dict[str, Any] | None, str | None]:
     """The sanitised report (report_guard) and, when it cannot be read, why."""
     try:
-        return report_guard.load(raw), None
+        return report_guard.load(raw, timeline=timeline), None
     except report_guard.ReportError as exc:
         return None, str(exc)
 
