@@ -60,9 +60,9 @@ class TaskBoardApi(ApiView):
         if who not in ("all", "people", "models"):
             raise ValidationError({"who": ["must be all, people or models"]})
         entries = selectors.task_leaderboard(task, who=who)
-        return Response({"task": task.slug, "who": who, "rows": [
+        return Response({"task": task.slug, "who": who, "awaiting_review": selectors.awaiting_review(task), "rows": [
             {"rank": e.rank, "speedup": e.speedup, "submission": e.submission_id, "who": e.who, "kind": e.kind,
-             "run": e.run_id, "submitted_at": e.submitted_at, "under_review": e.flagged} for e in entries]})
+             "run": e.run_id, "submitted_at": e.submitted_at} for e in entries]})
 
 
 class PeopleBoardApi(ApiView):

@@ -10,8 +10,9 @@ transaction that ended it, with what the pipeline already knows, so nothing is r
 * *judged* samples are the denominators of pass@k; *unjudged* ones (the infrastructure failed
   after every retry) are counted apart and shown, never silently dropped;
 * a kernel is *ranked* when it passed with a positive finite speedup and is public;
-* *flagged* is the evaluator's ``suspicious`` from the record; a reviewer's Dismissal (its own row)
-  clears it on the boards without touching what the rebuild writes.
+* *flagged* is the evaluator's ``suspicious`` from the record. A flagged speedup is not *vouched*
+  for: it counts in no speedup figure (a run's speedups and fast_p, a task's best, the boards)
+  until a reviewer's Dismissal (its own row) vouches for it; its correctness counts as usual.
 
 Human decisions (Quarantine, Dismissal, Report) are never written here.
 """
@@ -29,7 +30,14 @@ from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum, Value
 from django.db.models.functions import Coalesce, Greatest, Ln
 from django.utils import timezone
 
-from leaderboard.models import FailureCount, Quarantine, RankedKernel, RunTaskStat, TaskVerdictCount
+from leaderboard.models import (
+    Dismissal,
+    FailureCount,
+    Quarantine,
+    RankedKernel,
+    RunTaskStat,
+    TaskVerdictCount,
+)
 from submissions.models import EvalStatus, Evaluation, Visibility
 
 #: The verdict an unjudged sample is counted under.
@@ -86,8 +94,13 @@ def has_speedup(passed: bool | None, speedup: float | None) -> bool:
 
 
 #: has_speedup as a filter on evaluations (speedups are stored finite or NULL).
-SPEED_Q = Q(passed=True, speedup__gt=0)
-RANKED_Q = SPEED_Q & Q(submission__visibility=Visibility.PUBLIC)
+HAS_SPEED_Q = Q(passed=True, speedup__gt=0)
+#: The record did not call it suspicious, or a reviewer dismissed the flag.
+VOUCHED_Q = Q(suspicious=False) | Q(submission__dismissal__isnull=False)
+#: A speedup that counts in a run's speedup figures.
+SPEED_Q = HAS_SPEED_Q & VOUCHED_Q
+#: The rows of RankedKernel (flagged ones included: the review page lists them; boards filter).
+RANKED_Q = HAS_SPEED_Q & Q(submission__visibility=Visibility.PUBLIC)
 ENDED_STATUSES = (EvalStatus.DONE, EvalStatus.FAILED)
 
 
@@ -115,9 +128,10 @@ def record_ended(e: Ended) -> None:
     if Quarantine.objects.filter(submission_id=x.submission_id).exists():
         return
     ranked = e.judged and has_speedup(e.passed, e.speedup)
+    vouched = not e.suspicious or Dismissal.objects.filter(submission_id=x.submission_id).exists()
     if x.run_id is not None:
         _bump(RunTaskStat, {"run_id": x.run_id, "task_id": x.task_id, "path": x.path, "toolchain": x.toolchain,
-                            "soc": x.soc}, *_run_stat_change(e, ranked))
+                            "soc": x.soc}, *_run_stat_change(e, ranked and vouched))
     if e.judged and e.failure_category:
         _bump(FailureCount, {"run_id": x.run_id, "toolchain": x.toolchain, "category": e.failure_category},
               {"count": F("count") + 1}, {"count": 1})

@@ -16,12 +16,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Sum
+from django.db.models import Count, Max, QuerySet, Sum
 
 from leaderboard import metrics
 from leaderboard.metrics import Cell, TaskTally
-from leaderboard.models import Dismissal, FailureCount, Quarantine, RankedKernel, RunTaskStat
-from leaderboard.task_stats import best_kernels
+from leaderboard.models import FailureCount, Quarantine, RankedKernel, RunTaskStat
+from leaderboard.task_stats import VOUCHED, best_kernels
 from submissions.models import EvalStatus, Evaluation, Run
 from submissions.selectors import is_visible_to, visibility_q
 from tasks.models import Task
@@ -273,8 +273,13 @@ class TaskEntry:
     who: str
     kind: str  # "person" or "model"
     run_id: int | None
-    #: The record called it suspicious and no reviewer has dismissed that yet.
-    flagged: bool
+
+
+def awaiting_review(task: Task, *, toolchain: str = DEFAULT_TOOLCHAIN) -> int:
+    """Correct kernels of the task whose speedup the record flagged and no reviewer has vouched
+    for yet: they wait on the review page instead of ranking."""
+    return (RankedKernel.objects.filter(task=task, toolchain=toolchain, quarantined=False, flagged=True,
+                                        submission__dismissal__isnull=True).count())
 
 
 def task_leaderboard(task: Task, *, who: str = "all", toolchain: str = DEFAULT_TOOLCHAIN,
@@ -284,8 +289,7 @@ def task_leaderboard(task: Task, *, who: str = "all", toolchain: str = DEFAULT_T
     Each person or run appears once, with their best kernel (a leaderboard of 50 copies of one
     kernel tells nobody anything).
     """
-    rows = (best_kernels([task.pk], toolchain=toolchain).select_related("author", "run__model")
-            .annotate(dismissed=Exists(Dismissal.objects.filter(submission=OuterRef("submission")))))
+    rows = best_kernels([task.pk], toolchain=toolchain).select_related("author", "run__model")
     if who == "people":
         rows = rows.filter(run__isnull=True)
     elif who == "models":
@@ -304,7 +308,7 @@ def task_leaderboard(task: Task, *, who: str = "all", toolchain: str = DEFAULT_T
         else:
             name, kind = (r.author.username if r.author else "(deleted user)"), "person"
         entries.append(TaskEntry(len(entries) + 1, r.speedup, r.submission_id, r.submitted_at, name, kind,
-                                 r.run_id, r.flagged and not r.dismissed))
+                                 r.run_id))
         if len(entries) >= limit:
             break
     return entries
@@ -336,7 +340,7 @@ class PersonRow:
 
 def people_leaderboard(*, toolchain: str = DEFAULT_TOOLCHAIN, limit: int = 100) -> list[PersonRow]:
     """People (not model runs) by score: solved tasks weighted by level plus speed bonus."""
-    best = (RankedKernel.objects.filter(run__isnull=True, author__isnull=False, toolchain=toolchain,
+    best = (RankedKernel.objects.filter(VOUCHED, run__isnull=True, author__isnull=False, toolchain=toolchain,
                                         quarantined=False, task__retired=False)
             .values("author_id", "task_id", "task__level").annotate(best=Max("speedup")))
     per_user: dict[int, dict[int, tuple[int, float | None]]] = defaultdict(dict)

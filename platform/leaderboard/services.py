@@ -55,12 +55,13 @@ def quarantine_lift(*, submission: Submission, by) -> None:
 
 @transaction.atomic
 def flag_dismiss(*, submission: Submission, by) -> Dismissal:
-    """A reviewer checked a flagged (suspiciously fast) result and lets it stand: the boards stop
-    marking it, its reports are resolved, and no rebuild brings the flag back."""
+    """A reviewer checked a flagged (suspiciously fast) result and lets it stand: its speedup now
+    counts and ranks, its reports are resolved, and no rebuild brings the flag back."""
     if not getattr(by, "is_staff", False):
         raise NotAllowed("Only staff can dismiss a flag.")
     record, _ = Dismissal.objects.get_or_create(submission=submission, defaults={"created_by": by})
     Report.objects.filter(submission=submission).update(resolved=True)
+    aggregates.recount_submission(submission)  # its speedup is vouched for now: it counts
     return record
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from leaderboard.aggregates import UNJUDGED_VERDICT
@@ -22,9 +22,14 @@ RANKED_TOOLCHAIN = "cpu-sim"
 PASSED = "passed"
 
 
+#: A ranked kernel the boards may show: not flagged, or a reviewer dismissed the flag.
+VOUCHED = Q(flagged=False) | Q(submission__dismissal__isnull=False)
+
+
 def best_kernels(task_ids=None, *, toolchain: str = RANKED_TOOLCHAIN) -> QuerySet[RankedKernel]:
-    """Ranked kernels in board order (fastest first, ties to the earlier submission)."""
-    rows = RankedKernel.objects.filter(toolchain=toolchain, quarantined=False)
+    """Ranked kernels in board order (fastest first, ties to the earlier submission); a flagged
+    one waits for review (the review page lists it) before it ranks anywhere."""
+    rows = RankedKernel.objects.filter(VOUCHED, toolchain=toolchain, quarantined=False)
     if task_ids is not None:
         rows = rows.filter(task_id__in=task_ids)
     return rows.order_by("-speedup", "submitted_at", "pk")

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 
 from core.htmx import htmx_target, int_or_none
-from leaderboard.selectors import task_leaderboard
+from leaderboard.selectors import awaiting_review, task_leaderboard
 from leaderboard.task_stats import task_stats, with_task_counts
 from submissions.presenters import VERDICT_LABELS, listing
 from submissions.selectors import expert_visible_to, submission_list
@@ -81,5 +81,6 @@ def task_detail(request, slug: str):
         "recent": submission_list(user=request.user, task=task)[:8],
         "expert_visible": expert_visible_to(user=request.user, task=task),
         "board_entries": task_leaderboard(task, limit=10),
+        "awaiting": awaiting_review(task),
     }
     return render(request, "tasks/detail.html", context)

@@ -127,7 +127,8 @@ def task_board(request, slug: str):
     task = get_object_or_404(Task, slug=slug)
     who = request.GET.get("who") if request.GET.get("who") in ("people", "models") else "all"
     entries = selectors.task_leaderboard(task, who=who)
-    return render(request, "leaderboard/partials/task_board.html", {"task": task, "entries": entries, "who": who})
+    return render(request, "leaderboard/partials/task_board.html",
+                  {"task": task, "entries": entries, "who": who, "awaiting": selectors.awaiting_review(task)})
 
 
 EXPORTS = {"models", "people", "taxonomy", "heatmap"}
