@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from releases.services import release_resend_unfinished
 from workers.embedded import start_embedded_worker
@@ -33,6 +34,9 @@ class Command(BaseCommand):
                 self.stdout.write(f"Re-sent {releases} release build(s) left unfinished by the last run.")
             reconciler = ReconcilerThread()
             reconciler.start()
+        # runserver answers each request in a thread of its own; a persistent connection left by a
+        # finished thread is never reused nor closed, so on PostgreSQL every request would leak one.
+        connections.settings[DEFAULT_DB_ALIAS]["CONN_MAX_AGE"] = 0
         try:
             call_command("runserver", addrport, use_reloader=False)
         finally:
