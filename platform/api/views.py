@@ -51,7 +51,9 @@ ERRORS = {
 
 
 def errors(*codes: int) -> dict:
-    return {code: ERRORS[code] for code in codes}
+    """The documented error responses of an operation; 400 always (core.input answers any request
+    whose query string or body is not clean text with it, before the view runs)."""
+    return {code: ERRORS[code] for code in sorted({400, *codes})}
 
 
 def _token(request) -> ApiToken | None:
