@@ -23,6 +23,7 @@ This module imports nothing but :mod:`bench_runner.errors` and :mod:`bench_runne
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -50,6 +51,12 @@ UNRANKED_FLAGS: frozenset[str] = frozenset({"suspicious_speedup", "unmodelled_wr
 MAX_SOURCE_BYTES = 64 * 1024
 #: The SoC an evaluation models when none is asked for.
 DEFAULT_SOC = "Ascend910B2"
+#: The largest result stored or served, as compact JSON (a normal one is 10–30 KB). Larger
+#: results are cut down by :func:`bounded`, free-form detail first; the verdict, category,
+#: speedup and flags are never touched.
+MAX_RESULT_BYTES = 256 * 1024
+#: Flag on a result that :func:`bounded` had to cut down.
+TRUNCATED_FLAG = "result_truncated"
 
 
 class Verdict(StrEnum):
@@ -485,3 +492,65 @@ __all__ = [
     "SUSPICIOUS_SPEEDUP", "UNRANKED_FLAGS", "VERDICTS", "CaseResult", "EvaluationResult", "ResultFormatError", "SourceRejected",
     "Verdict", "check_source", "failure_category", "json_safe", "number",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Size bound
+
+_TEXT_KEEP = 16 * 1024
+_DIAGNOSTICS_KEEP = 100
+_TRIALS_KEEP = 4
+
+
+def result_bytes(record: EvaluationResult) -> int:
+    """The size of ``record`` as stored: compact UTF-8 JSON."""
+    return len(json.dumps(record.to_dict(), separators=(",", ":"), allow_nan=False).encode("utf-8"))
+
+
+def _tail(text: str | None, keep: int) -> str | None:
+    if text is None or len(text) <= keep:
+        return text
+    return "[… cut to fit the result size limit …]\n" + text[-keep:]
+
+
+def bounded(record: EvaluationResult, limit: int = MAX_RESULT_BYTES) -> EvaluationResult:
+    """``record`` cut down to at most ``limit`` bytes of JSON, the judgement untouched.
+
+    Whatever a kernel can make large (logs, diagnostics, per-trial detail, the emulator's
+    report) is shortened step by step until the record fits; what it was judged on (verdict,
+    compiled, stage, reason, category, speedup, flags, task, seeds) stays exactly as it was,
+    and :data:`TRUNCATED_FLAG` says that detail is missing. Evaluators call this before they
+    return a result, and the platform again before it stores one from another host.
+    """
+    if result_bytes(record) <= limit:
+        return record
+    flags = record.flags if TRUNCATED_FLAG in record.flags else (*record.flags, TRUNCATED_FLAG)
+    steps = (
+        lambda r: dataclasses.replace(
+            r, compile_log=_tail(r.compile_log, _TEXT_KEEP) or "",
+            cases=tuple(dataclasses.replace(c, stdout_tail=_tail(c.stdout_tail, 2048),
+                                            stderr_tail=_tail(c.stderr_tail, 2048)) for c in r.cases)),
+        lambda r: dataclasses.replace(r, diagnostics=r.diagnostics[:_DIAGNOSTICS_KEEP]),
+        lambda r: dataclasses.replace(r, cases=tuple(dataclasses.replace(c, trials=c.trials[:_TRIALS_KEEP])
+                                                     for c in r.cases)),
+        lambda r: dataclasses.replace(r, perf=_summary(r.perf), baseline=_summary(r.baseline)),
+        lambda r: dataclasses.replace(r, cases=tuple(dataclasses.replace(c, perf=_summary(c.perf), trials=())
+                                                     for c in r.cases)),
+        lambda r: dataclasses.replace(r, compile_log=_tail(r.compile_log, 1024) or "",
+                                      diagnostics=r.diagnostics[:10], perf=None, baseline=None,
+                                      cases=tuple(dataclasses.replace(c, perf=None, stdout_tail=None,
+                                                                      stderr_tail=None) for c in r.cases)),
+    )
+    out = dataclasses.replace(record, flags=flags)
+    for step in steps:
+        out = step(out)
+        if result_bytes(out) <= limit:
+            return out
+    return out
+
+
+def _summary(perf: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The scalar entries of a perf dict (cycles, times): what the pages show and ranks use."""
+    if perf is None:
+        return None
+    return {k: v for k, v in perf.items() if isinstance(v, (int, float, str, bool)) or v is None}

@@ -31,6 +31,7 @@ from bench_runner.contracts import (
     EvaluationResult,
     ResultFormatError,
     Verdict,
+    bounded,
     check_source,
     json_safe,
 )
@@ -153,6 +154,9 @@ def evaluate(
             found = static_check.check(kernel_source, "kernel.cpp")
             if path == "host_device" and host_source is not None:
                 found += static_check.check(host_source, "host.cpp")
+            if not found:
+                found = _preprocessed_findings(tc, the_task, sources, kernel_source,
+                                               host_source if path == "host_device" else None)
             if found:
                 state.diagnostics += found
                 state.fail(Verdict.SANDBOX_VIOLATION, found[0].message)
@@ -233,6 +237,23 @@ def _stage_timer(state: _State, on_stage: Callable[[str], None] | None) -> Calla
 
 # ---------------------------------------------------------------------------------------------
 # Compile, run, verify
+
+
+def _preprocessed_findings(tc: Toolchain, task: tasks.Task, sources: Sources, kernel: str,
+                           host: str | None) -> list[Diagnostic]:
+    """The static rules again on the preprocessor's tokens, where a file could hide some.
+
+    Token pasting, a call or ``#include`` spelled through a macro, line splices: only a file
+    with one of those (static_check.may_hide_tokens) pays for the extra preprocessor pass.
+    """
+    originals = {"kernel.cpp": kernel} | ({"host.cpp": host} if host is not None else {})
+    macros = tc.macros()
+    if not any(static_check.may_hide_tokens(text, macros) for text in originals.values()):
+        return []
+    pre = tc.preprocess(task, sources)
+    if pre is None:
+        return []
+    return static_check.check_preprocessed(pre, originals)
 
 
 def _compile_and_run(task: tasks.Task, tc: Toolchain, job: sandbox.JobDir, sources: Sources, soc: str,
@@ -601,7 +622,7 @@ def _result(task: tasks.Task, path: str, identity: dict[str, str], state: _State
             host_sha: str | None, master: int, key: str, started: float) -> EvaluationResult:
     be = sandbox.backend()
     verdict = state.verdict or Verdict.SYSTEM_ERROR
-    return EvaluationResult(
+    return bounded(EvaluationResult(
         verdict=verdict,
         compiled=state.compiled,
         stage=state.stage if verdict is not Verdict.PASSED else "done",
@@ -625,7 +646,7 @@ def _result(task: tasks.Task, path: str, identity: dict[str, str], state: _State
         stage_durations_s={k: round(v, 4) for k, v in state.stage_s.items()},
         duration_s=round(time.monotonic() - started, 4),
         created_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-    )
+    ))
 
 
 def compile_only(task: str | tasks.Task, kernel_source: str, host_source: str | None = None, *,

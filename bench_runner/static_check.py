@@ -11,8 +11,12 @@ Comments and string literals are blanked first, so mentioning a name is not usin
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from bench_runner.taxonomy import Category, Diagnostic
+
+if TYPE_CHECKING:
+    from bench_runner.toolchains.base import Preprocessed
 
 _CALLS = ("system", "popen", "fork", "vfork", "execv", "execve", "execvp", "execl", "execlp", "execle",
           "posix_spawn", "posix_spawnp", "socket", "connect", "dlopen", "dlsym", "pthread_create",
@@ -94,5 +98,117 @@ def check(source: str, file: str) -> list[Diagnostic]:
             line = clean.count("\n", 0, m.start()) + 1
             found.append(Diagnostic(Category.SANDBOX_VIOLATION, template.format(m.group(1)), file, line,
                                     None, "static_check"))
+    found.sort(key=lambda d: d.line or 0)
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# The same rules on the preprocessor's output
+#
+# Token pasting (``CAT(as, m)``), a forbidden call or ``#include`` through a macro and
+# ``_Pragma`` only exist after preprocessing, so the toolchain also runs ``g++ -E -dD`` on the
+# submitted file (inside the sandbox, with the real compile's flags) and the rules run again on
+# the lines the linemarkers attribute to that file. The emulator's own macros expand to names
+# the rules refuse (``GET_TILING_DATA`` reaches ``AscendC::sim``); a finding is let through when
+# the original line names a macro whose definition, followed through the macros it names
+# literally, contains that very fragment. A name built by pasting is no literal name, so it
+# never earns that exemption.
+
+_MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)\s*$')
+_DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)(?:\([^)]*\))?\s?(.*)$")
+_UNDEF = re.compile(r"^\s*#\s*undef\s+(\w+)")
+_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+_PP_RULES = [r for r in _RULES if "include" not in r[1]]
+
+
+def macro_table(defines: str) -> dict[str, str]:
+    """``#define`` lines (``g++ -dM`` output) as name → replacement text."""
+    table = {}
+    for line in defines.splitlines():
+        m = _DEFINE.match(line)
+        if m:
+            table[m.group(1)] = m.group(2)
+    return table
+
+
+def _fragments(name: str, macros: dict[str, str], memo: dict[str, frozenset[str]],
+               stack: frozenset[str] = frozenset()) -> frozenset[str]:
+    if name in memo:
+        return memo[name]
+    body = macros.get(name)
+    if body is None or name in stack:
+        return frozenset()
+    clean = strip_comments_and_strings(body)
+    found = {m.group(1) for pattern, _ in _PP_RULES for m in pattern.finditer(clean)}
+    for ident in set(_IDENT.findall(clean)) - {name}:
+        found |= _fragments(ident, macros, memo, stack | {name})
+    memo[name] = frozenset(found)
+    return memo[name]
+
+
+# What can make the preprocessor's tokens differ from the text's: a definition (``#define``, also
+# as the digraph ``%:``), pasting or stringising, a computed ``#include``, a line splice
+# (backslash-newline; ``??/`` with trigraphs), or a call of one of the toolchain's macros that
+# pastes its arguments. A file with none of these preprocesses to its own tokens plus the
+# toolchain's macro bodies, which are ours.
+_HIDING = re.compile(r"^\s*(?:#|%:)\s*define\b|##|%:|\?\?|\\\s*$|^\s*#\s*include\s*[^\s<\"]", re.M)
+
+
+def may_hide_tokens(source: str, macros: dict[str, str]) -> bool:
+    """True when preprocessing ``source`` could produce a token its text does not show."""
+    clean = strip_comments_and_strings(source)
+    if _HIDING.search(clean):
+        return True
+    pasting = {name for name, body in macros.items() if "#" in body}
+    return any(name in pasting for name in _IDENT.findall(clean))
+
+
+def check_preprocessed(pre: Preprocessed, originals: dict[str, str]) -> list[Diagnostic]:
+    """The token rules on ``g++ -E -dD`` output, for the lines from the submitted files.
+
+    ``pre.files`` maps a linemarker's file name to the reported one (``kernel.cpp``);
+    ``originals`` holds the submitted texts by reported name, so an exemption is judged on the
+    line as written. A file entered from a submitted line outside ``pre.include_roots``
+    (an ``#include`` through a macro) is refused too.
+    """
+    text, files, allowed_include_roots = pre.text, pre.files, pre.include_roots
+    macros = dict(pre.macros)
+    lines: dict[tuple[str, int], list[str]] = {}
+    exempt: dict[tuple[str, int], set[str]] = {}
+    found: list[Diagnostic] = []
+    current, line = None, 0
+    for raw in text.splitlines():
+        marker = _MARKER.match(raw)
+        if marker:
+            name, flags = marker.group(2), marker.group(3).split()
+            escapes = ".." in name or ("/" in name and not any(name.startswith(r) for r in allowed_include_roots))
+            if "1" in flags and current in files and name not in files and not name.startswith("<") and escapes:
+                found.append(Diagnostic(Category.SANDBOX_VIOLATION, f"includes {name} (through a macro): only "
+                                        "the task's headers and system headers by name are allowed",
+                                        files[current], max(line, 1), None, "static_check"))
+            current, line = name, int(marker.group(1))
+            continue
+        if current in files:
+            d, u = _DEFINE.match(raw), _UNDEF.match(raw)
+            if d:
+                macros[d.group(1)] = d.group(2)
+            elif u:
+                macros.pop(u.group(1), None)
+            else:
+                key = (files[current], line)
+                lines.setdefault(key, []).append(raw)
+                if key not in exempt:
+                    src = originals.get(key[0], "").splitlines()
+                    written = strip_comments_and_strings(src[line - 1]) if 0 < line <= len(src) else ""
+                    memo: dict[str, frozenset[str]] = {}
+                    exempt[key] = set().union(*(_fragments(i, macros, memo) for i in set(_IDENT.findall(written))))
+        line += 1
+    for (file, lineno), texts in lines.items():
+        clean = strip_comments_and_strings("\n".join(texts))
+        for pattern, template in _PP_RULES:
+            for m in pattern.finditer(clean):
+                if m.group(1) not in exempt[(file, lineno)]:
+                    found.append(Diagnostic(Category.SANDBOX_VIOLATION, template.format(m.group(1)), file, lineno,
+                                            None, "static_check"))
     found.sort(key=lambda d: d.line or 0)
     return found

@@ -53,6 +53,20 @@ class CaseRun:
     stream_error: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Preprocessed:
+    """The submitted files after the preprocessor, for the token rules of static_check."""
+
+    #: ``g++ -E -dD`` output, linemarkers kept.
+    text: str
+    #: linemarker file name → the name diagnostics report (``kernel.cpp``).
+    files: dict[str, str]
+    #: The toolchain's own headers' macros, name → replacement text.
+    macros: dict[str, str]
+    #: Directories a submitted file may reach through an ``#include``.
+    include_roots: tuple[str, ...]
+
+
 class Toolchain(ABC):
     name: str
 
@@ -78,6 +92,18 @@ class Toolchain(ABC):
     def run_case(self, task: Task, job: JobDir, case_index: int, case: CaseSpec, trials: list[Trial], *,
                  soc: str) -> CaseRun:
         """Run every trial of one case in one sandboxed process."""
+
+    def macros(self) -> dict[str, str]:
+        """The macros the toolchain's own headers define (name → replacement), for static_check."""
+        return {}
+
+    def preprocess(self, task: Task, sources: Sources) -> Preprocessed | None:
+        """The submitted files through the preprocessor, sandboxed; None when not supported or no output.
+
+        static_check runs its rules again on this, so token pasting, calls spelled through a
+        macro and ``#include`` of a macro cannot hide what the plain text check refuses.
+        """
+        return None
 
     @property
     def baseline_kind(self) -> str:

@@ -27,7 +27,14 @@ from bench_runner.errors import ToolchainUnavailableError
 from bench_runner.launcher import Trial
 from bench_runner.reference import case_view
 from bench_runner.tasks import CaseSpec, Task
-from bench_runner.toolchains.base import Availability, BuildOutcome, CaseRun, Sources, Toolchain
+from bench_runner.toolchains.base import (
+    Availability,
+    BuildOutcome,
+    CaseRun,
+    Preprocessed,
+    Sources,
+    Toolchain,
+)
 
 MiB = sandbox.MiB
 #: Copies the emulator's last report out of the sandbox's private /tmp after the program ends,
@@ -146,8 +153,39 @@ class CpuSim(Toolchain):
                                                           entry=task.entry)
         return BuildOutcome(ok, log, diags, res, time.monotonic() - start)
 
+    def macros(self) -> dict[str, str]:
+        return _emulator_macros()
+
+    def preprocess(self, task: Task, sources: Sources) -> Preprocessed | None:
+        """The submitted files through ``g++ -E -dD``, sandboxed like the compile, for static_check.
+
+        Same flags and include path as the compile, plus ``-fpch-preprocess``: the precompiled
+        header supplies the emulator's macros without printing its text, so this costs about a
+        tenth of a second; evaluate() only asks for it when a file could hide tokens
+        (static_check.may_hide_tokens). None when no output came (the compile then says why).
+        """
+        mod = _require_build()
+        files = {"kernel.cpp": sources.kernel}
+        if task.needs_host and not sources.host_is_fixed and sources.host is not None:
+            files["host.cpp"] = sources.host
+        texts = []
+        with sandbox.job_dir() as job:
+            _write_task_headers(task, job.box)
+            for name, text in files.items():
+                (job.box / name).write_text(text, encoding="utf-8")
+            for name in files:
+                res = self._compile(task, job.box, job.logs / f"pp-{name}", [Path(name)], Path(f"{name}.ii"),
+                                    link=False, preprocess=True)
+                out = job.box / f"{name}.ii"
+                if res.limit is not None or not out.is_file():  # an error still leaves the rest's output
+                    return None
+                texts.append(out.read_text(encoding="utf-8", errors="replace"))
+        roots = (str(Path(mod.include_dir())), str(launcher.HARNESS_DIR), "/usr/include/", "/usr/lib/gcc/",
+                 "/usr/local/include/")
+        return Preprocessed("\n".join(texts), {n: n for n in files}, _emulator_macros(), roots)
+
     def _compile(self, task: Task, box: Path, logs: Path, inputs: list[Path], output: Path, *,
-                 link: bool) -> sandbox.SandboxResult:
+                 link: bool, preprocess: bool = False) -> sandbox.SandboxResult:
         mod = _require_build()
         pch = mod.ensure_pch()  # before compile_command, which only uses a ready cache
         argv = list(mod.compile_command(inputs, output, extra_include_dirs=(launcher.HARNESS_DIR,)))
@@ -159,7 +197,9 @@ class CpuSim(Toolchain):
         if not link:
             runtime = getattr(mod, "RUNTIME_OBJ", "ascend_sim_runtime.o")
             argv = [a for a in argv if not a.endswith(runtime)]
-            argv.insert(1, "-c")
+            argv.insert(1, "-E" if preprocess else "-c")
+            if preprocess:
+                argv[2:2] = ["-dD", "-fpch-preprocess"]
         limits = sandbox.Limits(wall_s=task.limits.get("compile_wall_s", 120.0), cpu_s=120.0,
                                 memory_bytes=4 * sandbox.GiB, processes=64, file_bytes=512 * MiB,
                                 tmp_bytes=1024 * MiB, log_bytes=256 * 1024)
@@ -245,6 +285,21 @@ class CpuSim(Toolchain):
             for t_files in files:
                 for rel in t_files.values():
                     (job.box / rel).unlink(missing_ok=True)
+
+
+@functools.lru_cache(maxsize=1)
+def _emulator_macros() -> dict[str, str]:
+    """The macros kernel_operator.h defines (``g++ -dM`` on our own headers only: trusted input)."""
+    from bench_runner import static_check
+
+    mod = _require_build()
+    with sandbox.job_dir() as job:
+        (job.box / "probe.cpp").write_text('#include "kernel_operator.h"\n', encoding="utf-8")
+        argv = list(mod.compile_command([Path("probe.cpp")], Path("probe.o"), extra_include_dirs=(launcher.HARNESS_DIR,)))
+        argv = [a for a in argv[:argv.index("-o")] if not a.endswith(getattr(mod, "RUNTIME_OBJ", ".o"))]
+        proc = subprocess.run([argv[0], "-E", "-dM", *argv[1:]], cwd=job.box, capture_output=True, text=True,
+                              timeout=120, check=False)
+    return static_check.macro_table(proc.stdout) if proc.returncode == 0 else {}
 
 
 def _write_task_headers(task: Task, box: Path) -> None:

@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 
-from bench_runner.contracts import EvaluationResult, Verdict, number
+from bench_runner.contracts import EvaluationResult, Verdict, bounded, number
 from leaderboard import aggregates
 from leaderboard.aggregates import Ended, Sample
 from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation
@@ -130,6 +130,7 @@ def evaluation_finish(claim: Claim, record: EvaluationResult) -> bool:
     """
     if record.is_infrastructure_failure:
         raise ValueError("a system_error result is an infrastructure failure: call evaluation_fail_infra")
+    record = bounded(record)  # a record from another host obeys the same size limit
     payload = record.to_dict()  # strict JSON: every JSON store accepts it
     speedup = record.speedup if aggregates.has_speedup(True, record.speedup) else None
     cycles = number((record.perf or {}).get("cycles"))

@@ -421,3 +421,43 @@ def test_no_literal_default_soc_outside_contracts() -> None:
     offenders = [str(p.relative_to(ROOT)) for folder in ("bench_runner", "trainer") for p in (ROOT / folder).rglob("*.py")
                  if p.name != "contracts.py" and literal.search(p.read_text(encoding="utf-8"))]
     assert not offenders, offenders
+
+
+# ---------------------------------------------------------------------------------------------
+# Size bound
+
+
+def _huge() -> EvaluationResult:
+    """A result a hostile kernel could make large everywhere it has a say."""
+    big_case = CaseResult(name="n1", passed=False, stdout_tail="o" * 300_000, stderr_tail="e" * 300_000,
+                          trials=tuple({"seed": i, "summary": "s" * 5_000} for i in range(50)),
+                          perf={"cycles": 10, "timeline": [{"pipe": "V", "t": i} for i in range(20_000)]})
+    return _minimal(
+        "wrong_answer", speedup=3.5, flags=("unmodelled_write",), compile_log="w" * 400_000,
+        diagnostics=tuple(Diagnostic(Category.NAN_INF, "d" * 2_000) for _ in range(400)),
+        cases=(big_case,) * 3, perf={"cycles": 99, "report": {"x": "y" * 200_000}},
+    )
+
+
+def test_a_huge_result_is_cut_to_the_limit_with_its_judgement_intact() -> None:
+    r = _huge()
+    assert contracts.result_bytes(r) > contracts.MAX_RESULT_BYTES
+    b = contracts.bounded(r)
+    assert contracts.result_bytes(b) <= contracts.MAX_RESULT_BYTES
+    assert contracts.TRUNCATED_FLAG in b.flags and "unmodelled_write" in b.flags
+    for name in ("verdict", "compiled", "stage", "reason", "speedup", "task", "seeds", "failure_category",
+                 "suspicious", "passed"):
+        assert getattr(b, name) == getattr(r, name), name
+    assert b.perf == {"cycles": 99} and b.diagnostics[0] == r.diagnostics[0]
+    assert EvaluationResult.from_dict(json.loads(json.dumps(b.to_dict()))) == b
+
+
+def test_a_normal_result_is_not_touched() -> None:
+    r = _minimal(speedup=1.2, compile_log="warning: x\n" * 100)
+    assert contracts.bounded(r) is r
+
+
+def test_the_evaluator_and_the_platform_both_bound_results() -> None:
+    """One rule, applied where a record is made and where one is stored (found by name)."""
+    for rel in ("bench_runner/evaluate.py", "platform/workers/pipeline.py"):
+        assert re.search(r"\bbounded\(", (ROOT / rel).read_text()), rel
