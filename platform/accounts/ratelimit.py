@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 
+from accounts import tiers
 from accounts.models import RateCounter
 
 logger = logging.getLogger(__name__)
@@ -58,8 +59,8 @@ def window_s() -> int:
 
 def limits_for(scope: str, *, user_id: int, token_id: int | None) -> list[Limit]:
     """The counters a request in `scope` ("submit" or "read") is charged to."""
-    if scope == "submit":
-        per_token, per_user = settings.AKGEN_RATE_SUBMIT_PER_MIN, settings.AKGEN_RATE_SUBMIT_USER_PER_MIN
+    if scope == "submit":  # the per-user allowance depends on the account's tier
+        per_token, per_user = settings.AKGEN_RATE_SUBMIT_PER_MIN, tiers.allowance_of_id(user_id).submit_per_min
     else:
         per_token, per_user = settings.AKGEN_RATE_READ_PER_MIN, settings.AKGEN_RATE_READ_USER_PER_MIN
     limits = [Limit(f"{scope}:user:{user_id}", per_user)]

@@ -212,14 +212,22 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 AKGEN_RATE_BACKEND = os.environ.get("AKGEN_RATE_BACKEND", "redis" if REDIS_URL else "db")
 AKGEN_RATE_WINDOW_S = int(os.environ.get("AKGEN_RATE_WINDOW_S", "60"))
 AKGEN_RATE_SUBMIT_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_PER_MIN", "120"))
-AKGEN_RATE_SUBMIT_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_USER_PER_MIN", "240"))
+# Per user, for a new account; trusted accounts (staff, group "trusted") get AKGEN_TRUSTED_FACTOR
+# times this, the pending cap and the worker-time budget (accounts.tiers).
+AKGEN_RATE_SUBMIT_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_USER_PER_MIN", "60"))
 AKGEN_RATE_READ_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_PER_MIN", "600"))
 AKGEN_RATE_READ_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_USER_PER_MIN", "1200"))
 # Sign-in attempts per client address and per account name, and sign-ups per address, a minute.
 AKGEN_RATE_LOGIN_PER_MIN = int(os.environ.get("AKGEN_RATE_LOGIN_PER_MIN", "10"))
 AKGEN_RATE_SIGNUP_PER_MIN = int(os.environ.get("AKGEN_RATE_SIGNUP_PER_MIN", "5"))
-# Concurrency cap: evaluations queued or running per user before submissions get 429.
-AKGEN_MAX_PENDING_PER_USER = int(os.environ.get("AKGEN_MAX_PENDING_PER_USER", "1024"))
+# Concurrency cap: evaluations queued or running per (new) user before submissions get 429.
+AKGEN_MAX_PENDING_PER_USER = int(os.environ.get("AKGEN_MAX_PENDING_PER_USER", "256"))
+# Worker time (seconds of compile + run, wall clock) a new account's evaluations may take per
+# window before its new submissions get 429; what is already queued still runs.
+AKGEN_EVAL_BUDGET_S = float(os.environ.get("AKGEN_EVAL_BUDGET_S", "1800"))
+AKGEN_EVAL_BUDGET_WINDOW_S = int(os.environ.get("AKGEN_EVAL_BUDGET_WINDOW_S", "3600"))
+# Trusted accounts' allowances are this multiple of a new account's.
+AKGEN_TRUSTED_FACTOR = int(os.environ.get("AKGEN_TRUSTED_FACTOR", "8"))
 AKGEN_API_BATCH_MAX = int(os.environ.get("AKGEN_API_BATCH_MAX", "256"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "akgen API",

@@ -280,12 +280,20 @@ class LimitOutput(serializers.Serializer):
     window_s = serializers.IntegerField()
 
 
+class WorkerTimeOutput(serializers.Serializer):
+    used_s = serializers.FloatField(help_text="Worker time your evaluations took in the window.")
+    budget_s = serializers.FloatField(help_text="Beyond this, new submissions get 429 until the window moves on.")
+    window_s = serializers.IntegerField()
+
+
 class MeOutput(serializers.Serializer):
     username = serializers.CharField()
     token = serializers.CharField(allow_null=True, help_text="Prefix of the API key used, if any.")
     scopes = serializers.ListField(child=serializers.CharField())
     pending = serializers.IntegerField(help_text="Your evaluations queued or running.")
     max_pending = serializers.IntegerField()
+    tier = serializers.ChoiceField(choices=["new", "trusted"], help_text="Trusted accounts get larger allowances.")
+    worker_time = WorkerTimeOutput()
     batch_max = serializers.IntegerField()
     max_source_bytes = serializers.IntegerField()
     max_request_bytes = serializers.IntegerField()

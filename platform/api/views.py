@@ -15,7 +15,7 @@ from rest_framework.exceptions import NotFound, Throttled, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import ratelimit
+from accounts import ratelimit, tiers
 from accounts.models import ApiToken
 from api import serializers as s
 from api.exceptions import error_body, flatten_errors
@@ -23,7 +23,13 @@ from api.pagination import Pagination
 from api.permissions import HasScope, required_scope
 from leaderboard.progress import run_progress
 from leaderboard.task_stats import RANKED_TOOLCHAIN, task_stats
-from submissions.intake import MAX_SOURCE_BYTES, api_submit, api_submit_batch, max_pending
+from submissions.intake import (
+    MAX_SOURCE_BYTES,
+    api_submit,
+    api_submit_batch,
+    budget_of,
+    max_pending,
+)
 from submissions.models import Evaluation
 from submissions.runs import llm_create, run_create
 from submissions.selectors import (
@@ -373,6 +379,11 @@ def limits_report(user, token: ApiToken | None) -> dict:
     }
 
 
+def _budget_report(user) -> dict:
+    budget = budget_of(user)
+    return {"used_s": round(budget.used_s, 1), "budget_s": budget.budget_s, "window_s": budget.window_s}
+
+
 class MeApi(ApiView):
     scopes = {"GET": "read"}
 
@@ -385,7 +396,9 @@ class MeApi(ApiView):
             "token": token.prefix if token else None,
             "scopes": token.scopes if token else ["submit", "read", "export"],
             "pending": pending_count(request.user),
-            "max_pending": max_pending(),
+            "max_pending": max_pending(request.user),
+            "tier": tiers.allowance(request.user).tier,
+            "worker_time": _budget_report(request.user),
             "batch_max": settings.AKGEN_API_BATCH_MAX,
             "max_source_bytes": MAX_SOURCE_BYTES,
             "max_request_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE,

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 
 from leaderboard.metrics import pass_at_k
-from submissions.models import EvalStatus, Evaluation, Run
-from submissions.selectors import PENDING
+from submissions.models import PENDING_STATUSES, EvalStatus, Evaluation, Run
 
 
 @dataclass
@@ -52,7 +51,7 @@ def run_progress(run: Run) -> RunProgress:
         .values("submission__task__slug")
         .annotate(
             submitted=Count("id"),
-            pending=Count("id", filter=Q(status__in=PENDING)),
+            pending=Count("id", filter=Q(status__in=PENDING_STATUSES)),
             evaluated=Count("id", filter=Q(status=EvalStatus.DONE)),
             failed=Count("id", filter=Q(status=EvalStatus.FAILED)),
             compiled=Count("id", filter=Q(status=EvalStatus.DONE, compiled=True)),

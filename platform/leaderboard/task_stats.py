@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce
 
 from leaderboard.aggregates import UNJUDGED_VERDICT
 from leaderboard.models import RankedKernel, TaskVerdictCount
-from submissions.models import EvalStatus, Evaluation
+from submissions.models import PENDING_STATUSES, Evaluation
 from tasks.models import Task
 
 #: Speedups are only comparable within one toolchain; the task list ranks this one.
@@ -111,7 +111,7 @@ def task_stats(task: Task) -> TaskStats:
         best[toolchain] = top.speedup if top else None
     per_toolchain = [ToolchainStats(t, s, v["judged"], v["compiled"], v["passed"], v["unjudged"], best.get(t))
                      for (t, s), v in sorted(per.items())]
-    pending = (Evaluation.objects.filter(status__in=[EvalStatus.QUEUED, EvalStatus.RUNNING], submission__task=task,
+    pending = (Evaluation.objects.filter(status__in=PENDING_STATUSES, submission__task=task,
                                          submission__task_version_id=task.current_version_id).count())
     mix = sorted(verdicts.items(), key=lambda kv: (-kv[1], kv[0]))
     return TaskStats(per_toolchain, mix, pending, earlier)

@@ -57,3 +57,20 @@ class SubmittingTooFast(Rejected):
                          f"Try again in {retry_after_s} s.", {})
         self.limit = limit
         self.retry_after_s = retry_after_s
+
+
+class OutOfBudget(Rejected):
+    """Raised when the account's evaluations already took its worker-time budget for the window
+    (accounts.tiers); nothing was saved, what is queued still runs (answered as 429)."""
+
+    status_code = 429
+
+    def __init__(self, *, used_s: float, budget_s: float, window_s: int, retry_after_s: int) -> None:
+        super().__init__(
+            "over_time_budget",
+            f"Your evaluations took {used_s / 60:.0f} min of worker time in the last {window_s // 60} min; "
+            f"the budget is {budget_s / 60:.0f} min. What is queued still runs; new submissions are "
+            f"accepted again in about {max(1, retry_after_s // 60)} min (ask an administrator for a trusted "
+            "account if you need more).",
+            {"used_s": f"{used_s:.0f}", "budget_s": f"{budget_s:.0f}"})
+        self.retry_after_s = retry_after_s

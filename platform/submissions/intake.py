@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from accounts import ratelimit
+from accounts import ratelimit, tiers
 from bench_runner.contracts import DEFAULT_SOC, MAX_SOURCE_BYTES, SourceRejected, check_source
 from submissions.errors import (
     NotYours,
+    OutOfBudget,
     SourceTooLarge,
     SubmissionRejected,
     SubmittingTooFast,
@@ -29,7 +30,7 @@ from submissions.errors import (
 )
 from submissions.models import Evaluation, Path_, Run, Submission, Visibility
 from submissions.queueing import QUEUES, evaluation_send
-from submissions.selectors import pending_count
+from submissions.selectors import pending_count, worker_seconds_by_author
 from tasks.models import Task
 
 
@@ -256,8 +257,46 @@ class ItemResult:
         return self.created is not None
 
 
-def max_pending() -> int:
-    return int(settings.AKGEN_MAX_PENDING_PER_USER)
+def max_pending(user) -> int:
+    """How many evaluations ``user`` may have queued or running at once (accounts.tiers)."""
+    return tiers.allowance(user).max_pending
+
+
+@dataclass(frozen=True)
+class Budget:
+    """An account's worker time in its budget window."""
+
+    used_s: float
+    budget_s: float
+    window_s: int
+    #: Seconds until the oldest charged evaluation leaves the window.
+    frees_in_s: int
+
+    @property
+    def spent(self) -> bool:
+        return self.used_s >= self.budget_s
+
+
+def budget_of(user, allowance: tiers.Allowance | None = None) -> Budget:
+    """How much of its worker-time budget ``user`` has used (what the limits cards show, too)."""
+    allowance = allowance or tiers.allowance(user)
+    now = timezone.now()
+    since = now - timedelta(seconds=allowance.budget_window_s)
+    used = worker_seconds_by_author(since=since, authors=[user.pk]).get(user.pk, 0.0)
+    oldest = (Evaluation.objects.filter(submission__author=user, started_at__gte=since)
+              .order_by("started_at").values_list("started_at", flat=True).first())
+    frees = allowance.budget_window_s - int((now - oldest).total_seconds()) if oldest else 0
+    return Budget(used, allowance.eval_budget_s, allowance.budget_window_s, max(1, frees))
+
+
+def _admit(user) -> tuple[int, int]:
+    """Before new work is accepted: raises OutOfBudget; returns (pending, cap) for the pending cap."""
+    allowance = tiers.allowance(user)
+    budget = budget_of(user, allowance)
+    if budget.spent:
+        raise OutOfBudget(used_s=budget.used_s, budget_s=budget.budget_s, window_s=budget.window_s,
+                          retry_after_s=budget.frees_in_s)
+    return pending_count(user), allowance.max_pending
 
 
 def _lock_user(user) -> None:
@@ -318,14 +357,14 @@ def _too_many(pending: int, cap: int) -> TooManyPending:
 
 
 def api_submit(*, user, data: dict) -> Created:
-    """One submission for `user`; raises SubmissionRejected (400/404/413) or TooManyPending (429)."""
+    """One submission for `user`; raises SubmissionRejected (400/404/413), TooManyPending or OutOfBudget (429)."""
     with transaction.atomic():
         _lock_user(user)
         draft = _draft(user, data, _Runs(user), {})
         existing = submissions_existing([draft]).get(draft.key) if draft.key else None
         if existing is not None:  # repeating an accepted sample is always fine
             return existing
-        pending, cap = pending_count(user), max_pending()
+        pending, cap = _admit(user)
         if pending >= cap:
             raise _too_many(pending, cap)
         return submission_create_many([draft])[0]
@@ -337,7 +376,7 @@ def person_submit(*, user, data: dict, visibility: str | None = None) -> Created
 
     Every path that creates an evaluation for a person goes through here or the API, so a limit
     added to one cannot be bypassed through another. Raises SubmittingTooFast (429),
-    TooManyPending (429) or SubmissionRejected.
+    TooManyPending (429), OutOfBudget (429) or SubmissionRejected.
     """
     decision = ratelimit.hit(ratelimit.limits_for("submit", user_id=user.pk, token_id=None))
     if not decision.allowed:
@@ -367,7 +406,10 @@ def api_submit_batch(*, user, items: list[tuple[int, dict | None, dict | None]])
                 results[index] = ItemResult(index, exc.status_code, error={
                     "code": exc.code, "message": exc.message, "fields": exc.fields})
         existing = submissions_existing([d for _, d in drafts])
-        pending, cap = pending_count(user), max_pending()
+        try:
+            pending, cap, refusal = *_admit(user), None
+        except OutOfBudget as exc:
+            pending, cap, refusal = 0, 0, exc
         accepted: list[tuple[int, Draft]] = []
         keys_taken: set = set()
         for index, draft in drafts:
@@ -375,8 +417,8 @@ def api_submit_batch(*, user, items: list[tuple[int, dict | None, dict | None]])
             if draft.key is not None and (draft.key in existing or draft.key in keys_taken):
                 accepted.append((index, draft))
                 continue
-            if pending >= cap:
-                exc = _too_many(pending, cap)
+            if refusal is not None or pending >= cap:
+                exc = refusal or _too_many(pending, cap)
                 results[index] = ItemResult(index, exc.status_code, error={
                     "code": exc.code, "message": exc.message, "fields": exc.fields})
                 continue

@@ -102,6 +102,10 @@ class EvalStatus(models.TextChoices):
     FAILED = "failed", "Failed (infrastructure)"
 
 
+#: Not yet ended: what counts against the pending cap and what the overdue rule watches.
+PENDING_STATUSES = (EvalStatus.QUEUED, EvalStatus.RUNNING)
+
+
 class Evaluation(models.Model):
     """One submission judged on one toolchain and SoC; the database row is the source of truth.
 

@@ -8,15 +8,36 @@ Shared file: the pages' queries are below; add yours in their own section.
 
 from __future__ import annotations
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from datetime import datetime
 
-from submissions.models import EvalStatus, Evaluation, LanguageModel, Run, Submission, Visibility
+from django.db.models import (
+    Count,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
+from django.utils import timezone
+
+from submissions.models import (
+    PENDING_STATUSES,
+    EvalStatus,
+    Evaluation,
+    LanguageModel,
+    Run,
+    Submission,
+    Visibility,
+)
 
 # --- pages (issue 5) ---------------------------------------------------------------------------
 
 #: ?verdict= values of submission lists beyond the verdicts themselves.
 VERDICT_GROUPS = {
-    "pending": Q(ev_status__in=[EvalStatus.QUEUED, EvalStatus.RUNNING]),
+    "pending": Q(ev_status__in=PENDING_STATUSES),
     "failed": Q(ev_status__in=[EvalStatus.DONE, EvalStatus.FAILED]) & ~Q(ev_verdict="passed"),
 }
 
@@ -159,7 +180,6 @@ def submission_relatives(submission: Submission, *, user, limit: int = 20) -> Qu
 
 # --- an owner's submissions, models and runs (the API and the profile page) --------------------
 
-PENDING = (EvalStatus.QUEUED, EvalStatus.RUNNING)
 
 
 def submission_get_for(user, pk: int) -> Submission | None:
@@ -177,7 +197,28 @@ def submissions_of(user) -> QuerySet[Submission]:
 
 def pending_count(user) -> int:
     """Evaluations of this user's submissions that are queued or running (the concurrency cap)."""
-    return Evaluation.objects.filter(submission__author=user, status__in=PENDING).count()
+    return Evaluation.objects.filter(submission__author=user, status__in=PENDING_STATUSES).count()
+
+
+def worker_seconds_by_author(*, since: datetime, authors: list | None = None) -> dict[int | None, float]:
+    """Seconds of worker time (wall clock, compile + run) each author's evaluations took since ``since``.
+
+    An attempt counts from its start: a finished one its whole duration, a running one until
+    now (a compile bomb is charged while it burns). The fair scheduler orders by this and the
+    per-account budget (accounts.tiers) caps it. ``authors`` limits the answer to those ids.
+    """
+    base = Evaluation.objects.filter(started_at__gte=since)
+    if authors is not None:
+        base = base.filter(submission__author__in=[a for a in authors if a is not None])
+    took = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
+    used: dict[int | None, float] = {}
+    for row in (base.filter(finished_at__isnull=False).exclude(status=EvalStatus.RUNNING)
+                .values("submission__author").annotate(t=Sum(took)).order_by()):
+        used[row["submission__author"]] = row["t"].total_seconds() if row["t"] is not None else 0.0
+    now = timezone.now()
+    for author, started in base.filter(status=EvalStatus.RUNNING).values_list("submission__author", "started_at"):
+        used[author] = used.get(author, 0.0) + max(0.0, (now - started).total_seconds())
+    return used
 
 
 def llms_of(user) -> QuerySet[LanguageModel]:

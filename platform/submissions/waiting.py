@@ -13,9 +13,7 @@ from django.conf import settings
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
-from submissions.models import EvalStatus, Evaluation
-
-PENDING = (EvalStatus.QUEUED, EvalStatus.RUNNING)
+from submissions.models import PENDING_STATUSES, EvalStatus, Evaluation
 
 
 def overdue_after() -> timedelta:
@@ -24,7 +22,7 @@ def overdue_after() -> timedelta:
 
 def waited(evaluation: Evaluation, now: datetime | None = None) -> timedelta | None:
     """How long an unfinished evaluation has waited since it was (last) queued; None when finished."""
-    if evaluation.status not in PENDING:
+    if evaluation.status not in PENDING_STATUSES:
         return None
     since = evaluation.enqueued_at or evaluation.created_at
     return (now or timezone.now()) - since if since else None
@@ -57,7 +55,7 @@ def queue_health() -> QueueHealth:
     """What /healthz reports about the evaluations themselves: one aggregate over pending rows."""
     now = timezone.now()
     cutoff = now - overdue_after()
-    pending = Evaluation.objects.filter(status__in=PENDING)
+    pending = Evaluation.objects.filter(status__in=PENDING_STATUSES)
     row = pending.aggregate(
         queued=_count(Q(status=EvalStatus.QUEUED)), running=_count(Q(status=EvalStatus.RUNNING)),
         expired=_count(Q(status=EvalStatus.RUNNING, lease_until__lt=now)),

@@ -22,7 +22,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, F, Min, Q
+from django.db.models import F, Min, Q
 from django.utils import timezone
 
 from bench_runner.contracts import EvaluationResult, Verdict, bounded, number
@@ -30,6 +30,7 @@ from leaderboard import aggregates
 from leaderboard.aggregates import Ended, Sample
 from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation
 from submissions.queueing import evaluation_send
+from submissions.selectors import worker_seconds_by_author
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +74,9 @@ def evaluation_claim_fair(*, toolchain: str, worker: str, hint: int | None = Non
     """Take the queued evaluation of ``toolchain`` that is fairest to run next, or None.
 
     A message is a ticket for one unit of work, not for a particular row: the worker that gets
-    it serves the submitter who has had the fewest evaluations started within the fairness
-    window (AKGEN_FAIRNESS_WINDOW_S), ties to whoever has waited longest, and takes that
+    it serves the submitter whose evaluations took the least worker time within the fairness
+    window (AKGEN_FAIRNESS_WINDOW_S; running ones count until now, so 20 compile bombs weigh
+    what they burn, not 20), ties to whoever has waited longest, and takes that
     submitter's oldest queued evaluation (the message's own, ``hint``, when it is theirs). One
     submitter's flood then delays only that submitter: another's kernel waits at most for the
     evaluations already running. Every evaluation sends one message and each message takes one
@@ -86,12 +88,9 @@ def evaluation_claim_fair(*, toolchain: str, worker: str, hint: int | None = Non
                queued.values("submission__author").annotate(oldest=Min("enqueued_at")).order_by()}
     if not waiting:
         return None
-    since = timezone.now() - fairness_window()
-    served = dict(Evaluation.objects.filter(started_at__gte=since, submission__author__in=[a for a in waiting if a])
-                  .values("submission__author").annotate(n=Count("pk")).values_list("submission__author", "n")
-                  .order_by())
+    served = worker_seconds_by_author(since=timezone.now() - fairness_window(), authors=list(waiting))
     far_past = timezone.now() - timedelta(days=3650)
-    order = sorted(waiting, key=lambda a: (served.get(a, 0), waiting[a] or far_past, a or 0))
+    order = sorted(waiting, key=lambda a: (served.get(a, 0.0), waiting[a] or far_past, a or 0))
     hinted = queued.filter(pk=hint).values_list("submission__author", flat=True).first() if hint else None
     for author in order[:FAIR_CANDIDATES]:
         mine = queued.filter(submission__author=author) if author is not None else queued.filter(
