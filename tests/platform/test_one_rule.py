@@ -136,4 +136,13 @@ def test_no_second_copy_of_a_rule():
                 offenders.append(f"{rel}: a second suspicious-speedup setting")
             if re.search(r"^def failure_category\(", text, re.M):
                 offenders.append(f"{rel}: a second failure-category rule")
+            if base == "platform" and re.search(r"^PENDING\w*\s*=", text, re.M) and path.name != "models.py":
+                offenders.append(f"{rel}: a second list of pending statuses (submissions.models.PENDING_STATUSES)")
     assert not offenders, "\n".join(offenders)
+
+
+def test_test_helpers_are_defined_once():
+    """The process wrapper of the integration tests lives in tests/platform/procs.py only."""
+    copies = [str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*.py")
+              if re.search(r"^class Proc\b", p.read_text(encoding="utf-8"), re.M)]
+    assert copies == ["tests/platform/procs.py"], copies

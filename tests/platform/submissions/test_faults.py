@@ -7,12 +7,9 @@ kernels compiled and run on cpu-sim.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,6 +19,7 @@ from django.db import OperationalError, connection, connections
 from submissions.intake import submission_create
 from submissions.models import EvalStatus, Evaluation
 from tasks.services import task_sync_from_suite
+from tests.platform.procs import Proc
 
 ROOT = Path(__file__).resolve().parents[3]
 TASK = "add_fp16_static"
@@ -57,29 +55,6 @@ def _env(tmp_path: Path) -> dict[str, str]:
         PYTHONUNBUFFERED="1",
     )
     return env
-
-
-class Proc:
-    """A child process in its own session so the whole tree can be killed like a crashed host."""
-
-    def __init__(self, args: list[str], env: dict[str, str], log: Path) -> None:
-        self.log = log
-        self.handle = subprocess.Popen(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=env, start_new_session=True,
-            stdout=log.open("ab"), stderr=subprocess.STDOUT,
-        )
-
-    def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.handle.pid, signal.SIGKILL)
-        self.handle.wait(timeout=30)
-
-    def stop(self) -> None:
-        try:
-            os.killpg(self.handle.pid, signal.SIGTERM)
-            self.handle.wait(timeout=20)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            self.kill()
 
 
 def _counts() -> dict[str, int]:

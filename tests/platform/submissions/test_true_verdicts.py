@@ -29,7 +29,6 @@ import json
 import math
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -44,6 +43,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.platform.procs import Proc
 from tests.platform.rabbitmq import purge_queues
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -317,27 +317,6 @@ def exercise(http: Http, *, where: str, logs: list[Path]) -> None:
 
 
 # --- processes ---------------------------------------------------------------------------------
-
-
-class Proc:
-    """A `manage.py` child in its own session (the whole tree is stopped at the end)."""
-
-    def __init__(self, args: list[str], env: dict[str, str], log: Path) -> None:
-        self.log = log
-        self.handle = subprocess.Popen(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=env, start_new_session=True,
-            stdout=log.open("ab"), stderr=subprocess.STDOUT,
-        )
-
-    def stop(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.handle.pid, signal.SIGTERM)
-        try:
-            self.handle.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.handle.pid, signal.SIGKILL)
-            self.handle.wait(timeout=20)
 
 
 def _manage(args: list[str], env: dict[str, str], *, timeout: float = 180) -> str:

@@ -69,7 +69,8 @@ def test_a_flood_delays_only_its_sender_through_a_real_worker(tmp_path):
     from bench_runner.tasks import get_task
     from submissions.intake import submission_create
     from tasks.services import task_sync_from_suite
-    from tests.platform.submissions.test_faults import Proc, _env
+    from tests.platform.procs import Proc
+    from tests.platform.submissions.test_faults import _env
 
     task_sync_from_suite()
     purge_queues("eval.cpu-sim")

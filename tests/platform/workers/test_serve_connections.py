@@ -11,7 +11,8 @@ import urllib.request
 import pytest
 from django.db import connection
 
-from tests.platform.submissions.test_faults import Proc, _env
+from tests.platform.procs import Proc
+from tests.platform.submissions.test_faults import _env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
