@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import sys
 import tempfile
@@ -74,12 +73,6 @@ def run(items: list[tuple[tasks.Task, str]], workers: int, cache_dir: Path) -> t
     return time.monotonic() - start, results
 
 
-def _cpu_s() -> float:
-    """User + system CPU seconds of this process and every child it waited for."""
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kernels", type=int, default=120)
@@ -94,9 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         warm = time.monotonic() - t0
 
         items = batch(args.kernels)
-        cpu0 = _cpu_s()
         cold_s, cold = run(items, args.workers, cache_dir)
-        cpu_per_kernel = (_cpu_s() - cpu0) / len(items)
         hot_s, hot = run(items, args.workers, cache_dir)
 
     verdicts = Counter(str(r.verdict) for r in cold)
@@ -110,8 +101,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"warm-up (driver objects, baselines, PCH for 2 tasks): {warm:.1f} s")
     print(f"distinct L1 kernels: {len(items)} in {cold_s:.1f} s = {len(items) / cold_s * 60:.0f} kernels/min "
           f"(target >= 60)   verdicts: {dict(verdicts)}")
-    print(f"CPU time per distinct kernel: {cpu_per_kernel:.3f} s (this process and its compilers and "
-          "sandboxes; less sensitive to other load than the wall-clock rate)")
     print(f"cache hits:          {hits}/{len(items)} in {hot_s:.2f} s = {len(items) / hot_s * 60:.0f} kernels/min "
           f"(target >= 1000)")
     print("median seconds per stage (per kernel, distinct batch):")

@@ -36,6 +36,7 @@ HOST = KERNELS / "main_binary.cpp"
 # add_high_performance/README.md (Atlas A2, 48 AIV, z = x + y, 8192 x 8192 half), task time in us.
 ADDHP = [
     ("case 0: 1 core, scalar loop (1M elem, scaled)", 0, 4096, 1, 1239689.0),
+    ("case 0, raw UB pointers instead of Get/SetValue", -1, 4096, 1, 1239689.0),
     ("case 1: 1 core, 8 KB chunks", 1, 4096, 1, 6909.6),
     ("case 2: 48 cores, 8 KB chunks", 48, 4096, 1, 306.58),
     ("case 3: 48 cores, 32 KB chunks", 48, 16384, 1, 268.5),
@@ -49,7 +50,9 @@ def compile_exe(
 ) -> float:
     argv = build.compile_command(sources, out)
     if not use_pch:
-        argv = [a for a in argv if a != build.PREBUILT_FLAG and not a.endswith(build.RUNTIME_OBJ)]
+        # the header-only build has no call-backs, so no instrumentation either (as compile_command does)
+        drop = {build.PREBUILT_FLAG, *build.INSTRUMENT_FLAGS}
+        argv = [a for a in argv if a not in drop and not a.endswith(build.RUNTIME_OBJ)]
         argv = [a for a in argv if not (a.startswith("-I") and str(build.cache_root()) in a)]
     argv = argv[:1] + [f"-D{k}={v}" for k, v in defines.items()] + argv[1:]
     t = time.perf_counter()
@@ -136,10 +139,13 @@ def main() -> int:
         rows = []
         for name, cores, tile, bufs, measured in ADDHP:
             exe = work / f"cal_{cores}_{tile}_{bufs}"
-            if cores == 0:  # the scalar loop: emulate 1M elements and scale to 8192 x 8192
+            if cores <= 0:  # the scalar loop: emulate 1M elements and scale to 8192 x 8192
+                raw = cores < 0  # the same loop through GetPhyAddr() pointers
                 total, cores = 1024 * 1024, 1
                 source = KERNELS / "scalar_add.cpp"
                 defines = {"KERNEL_NAME": "scalar_add", "TOTAL": f"({total})", "TILE": str(tile)}
+                if raw:
+                    defines["RAW_POINTERS"] = "1"
             else:
                 total = (FULL // cores) // 16384 * 16384 * cores  # whole 32 KB tiles per core
                 source = KERNELS / "elementwise.cpp"

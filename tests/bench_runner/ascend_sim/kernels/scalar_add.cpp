@@ -1,5 +1,7 @@
 // z = x + y with a scalar loop over GetValue/SetValue (the add example's "case 0"), one core,
-// TILE-element chunks moved with DataCopy.
+// TILE-element chunks moved with DataCopy. With RAW_POINTERS the loop reads and writes the
+// same unified-buffer tiles through GetPhyAddr() pointers instead: the scalar unit does the
+// same work, so the model must charge the same time.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -31,9 +33,17 @@ extern "C" __global__ __aicore__ void scalar_add(GM_ADDR x, GM_ADDR y, GM_ADDR z
         a = qx.DeQue<half>();
         b = qy.DeQue<half>();
         LocalTensor<half> c = qz.AllocTensor<half>();
+#ifdef RAW_POINTERS
+        __ubuf__ half *pa = (__ubuf__ half *)a.GetPhyAddr(), *pb = (__ubuf__ half *)b.GetPhyAddr();
+        __ubuf__ half *pc = (__ubuf__ half *)c.GetPhyAddr();
+        for (int32_t i = 0; i < TILE; ++i) {
+            pc[i] = (half)((float)pa[i] + (float)pb[i]);
+        }
+#else
         for (int32_t i = 0; i < TILE; ++i) {
             c.SetValue(i, (half)((float)a.GetValue(i) + (float)b.GetValue(i)));
         }
+#endif
         qz.EnQue(c);
         qx.FreeTensor(a);
         qy.FreeTensor(b);
