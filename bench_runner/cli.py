@@ -65,6 +65,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true")
     p.add_argument("--cache-dir", type=Path)
 
+    sample = sub.add_parser("sample", help="build and run a CANN CPU-debug sample folder on cpu-sim")
+    sample_sub = sample.add_subparsers(dest="sample_command", metavar="SUBCOMMAND", required=True)
+    p = sample_sub.add_parser("run", help="gen_data.py, build (sandboxed), run, verify_result.py")
+    p.add_argument("dir", type=Path, metavar="DIR", help="the sample folder (main.cpp, kernel .cpp, scripts/)")
+    p.add_argument("--soc", help="SoC profile (default: cpu-sim's default)")
+    p.add_argument("--verify-args", metavar="ARGS",
+                   help="arguments of scripts/verify_result.py (default: as run.sh passes them)")
+    p.add_argument("--timeout", type=float, default=120.0, metavar="S", help="wall-clock limit of the program run")
+    p.add_argument("--keep", type=Path, metavar="DIR", help="copy the build box (sources, binary, data) here")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("doctor", help="which toolchains and SoCs this host can serve")
     p.add_argument("--json", action="store_true")
 
@@ -112,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     handler = {"suite": _suite, "prompt": _prompt, "eval": _eval, "doctor": _doctor, "train": _train,
-               "generate": _generate, "export": _export}[args.command]
+               "generate": _generate, "export": _export, "sample": _sample}[args.command]
     try:
         return handler(args, sys.stdout)
     except InfrastructureError as exc:
@@ -287,6 +298,20 @@ def _print_result(r: EvaluationResult, out: TextIO) -> None:
     elif r.baseline and r.baseline.get("error"):
         out.write(f"  baseline: {r.baseline['error']}\n")
     out.write(f"  seed {r.seeds.get('master')} (replay with --seed); {r.duration_s:.2f}s\n")
+
+
+def _sample(args: argparse.Namespace, out: TextIO) -> int:
+    import shlex
+
+    from bench_runner.cann_sample import format_result, run_sample
+
+    verify = shlex.split(args.verify_args) if args.verify_args is not None else None
+    result = run_sample(args.dir, soc=args.soc, keep=args.keep, run_wall_s=args.timeout, verify=verify)
+    if args.json:
+        _dump(result.to_dict(), out)
+    else:
+        out.write(format_result(result))
+    return EXIT_OK if result.ok else EXIT_FAIL
 
 
 def _doctor(args: argparse.Namespace, out: TextIO) -> int:

@@ -2,8 +2,9 @@
 
 Why this module exists: every evaluation compiles a kernel plus a CPU-debug host program. The
 emulation headers are large, so parsing them and compiling the simulator runtime on each build
-would cost several seconds. ``ensure_pch`` builds, once per (headers, compiler, flags), a
-precompiled ``kernel_operator.h`` and an object file with the out-of-line runtime;
+would cost several seconds. ``ensure_pch`` builds, once per (headers, compiler, flags, SoC
+architecture macros), a precompiled prelude (``kernel_operator.h`` without the device-code poison,
+force-included into every translation unit) and an object file with the out-of-line runtime;
 ``compile_command`` uses them when present and falls back to the header-only build otherwise.
 
 The cache lives under ``~/.cache/akgen/pch/<fingerprint>/`` (``ASCEND_SIM_CACHE_DIR`` overrides
@@ -35,11 +36,30 @@ SOC_NAMES: tuple[str, ...] = (
     "Ascend310P3",
 )
 
+#: What CANN's compilers define per SoC: ``__NPU_ARCH__`` and ``__CCE_AICORE__`` (220 on the
+#: Atlas A2 910B family, 200 on the 310P inference cards; 100 = 910A, 300 = 310B, 310 = 950 are
+#: not profiled here). Source: CANN's asc-devkit device AST analyser (DAV_VERSION_MAP: 910B
+#: ``__CCE_AICORE__=220 __NPU_ARCH__=2201``, 310P ``200 / 2002``, 910 ``100 / 1001``, 310B
+#: ``300 / 3002``). Public kernels branch on it (``#if __CCE_AICORE__ == 220``: 70 of
+#: NPUKernelBench's 153 answer kernels), so the value must follow the SoC the program runs as;
+#: the precompiled header is built per value (see ``arch_flags``).
+SOC_ARCH: dict[str, tuple[int, int]] = {
+    "Ascend910B1": (2201, 220),
+    "Ascend910B2": (2201, 220),
+    "Ascend910B3": (2201, 220),
+    "Ascend910B4": (2201, 220),
+    "Ascend310P3": (2002, 200),
+}
+
 CXX = "g++"
 # -O2: vector ops run as plain C++ loops, so optimisation decides emulation speed; with the
 # precompiled header a typical kernel still compiles well under a second.
 # -fno-strict-aliasing: kernels often pun types through pointer casts; keep them working at -O2.
-BASE_FLAGS: tuple[str, ...] = ("-std=c++17", "-O2", "-fno-strict-aliasing", "-DASCENDC_CPU_DEBUG", "-pthread")
+# -DASCENDC_CPU_DEBUG (=1) and -D__CCE_KT_TEST__=1: CANN's CPU-debug build defines them on the command line
+# (samples test them before their first include to hide the NPU-only launch code; __CCE_KT_TEST__
+# is the 2023 samples' spelling). base.h keeps #ifndef fallbacks for builds without these flags.
+BASE_FLAGS: tuple[str, ...] = ("-std=c++17", "-O2", "-fno-strict-aliasing", "-DASCENDC_CPU_DEBUG",
+                               "-D__CCE_KT_TEST__=1", "-pthread")
 PREBUILT_FLAG = "-DASCEND_SIM_PREBUILT_RUNTIME"
 #: Call-back instrumentation of the translation units that use the prebuilt runtime (the kernel,
 #: the driver, the host tiling): every basic block and every pointer load/store of their own code
@@ -57,7 +77,20 @@ INSTRUMENT_FLAGS: tuple[str, ...] = (
     "-fsanitize-coverage=trace-pc",
 )
 
-PCH_NAME = "kernel_operator.h.gch"
+#: The precompiled header is force-included (``-include``) into every translation unit, so it is
+#: used whatever the kernel includes first (a tiling header, its own header that includes
+#: kernel_operator.h, a second kernel_operator.h). It is kernel_operator.h without the device-code
+#: poison (ASCEND_SIM_PCH_PRELUDE), so host translation units stay ordinary C++; the kernel's own
+#: ``#include "kernel_operator.h"`` then only adds the poison (the rest is include-guarded).
+#: PCH_HEADER stays next to the .gch as the textual fallback GCC reads when it cannot use the .gch.
+PCH_HEADER = "ascend_sim_pch.h"
+PCH_NAME = PCH_HEADER + ".gch"
+_PCH_SOURCE = (
+    "// ascend_sim: the precompiled prelude (build.py). kernel_operator.h without device_code.h.\n"
+    "#define ASCEND_SIM_PCH_PRELUDE 1\n"
+    '#include "kernel_operator.h"\n'
+    "#undef ASCEND_SIM_PCH_PRELUDE\n"
+)
 RUNTIME_OBJ = "ascend_sim_runtime.o"
 _STAMP = "READY"
 
@@ -75,6 +108,15 @@ def cache_root() -> Path:
     return Path.home() / ".cache" / "akgen" / "pch"
 
 
+def arch_flags(soc: str | None = None) -> tuple[str, ...]:
+    """``-D__NPU_ARCH__=…`` and ``-D__CCE_AICORE__=…`` for ``soc`` (default: DEFAULT_SOC)."""
+    name = soc or DEFAULT_SOC
+    if name not in SOC_ARCH:
+        raise ValueError(f"unknown SoC {name!r}; known: {', '.join(SOC_NAMES)}")
+    npu_arch, aicore = SOC_ARCH[name]
+    return (f"-D__NPU_ARCH__={npu_arch}", f"-D__CCE_AICORE__={aicore}")
+
+
 @lru_cache(maxsize=4)
 def _compiler_identity(cxx: str) -> str:
     """The compiler's version banner: a PCH is only valid for the exact compiler that wrote it."""
@@ -90,11 +132,12 @@ def _compiler_identity(cxx: str) -> str:
     return out.stdout + machine.stdout
 
 
-def fingerprint() -> str:
-    """Hash of every header, the compiler identity and the flags: names the cache directory."""
+def fingerprint(soc: str | None = None) -> str:
+    """Hash of every header, the compiler identity and the flags (the SoC's architecture macros
+    included: one cache per distinct value): names the cache directory."""
     h = hashlib.sha256()
     h.update(_compiler_identity(CXX).encode())
-    h.update("\0".join((*BASE_FLAGS, PREBUILT_FLAG, *INSTRUMENT_FLAGS)).encode())
+    h.update("\0".join((*BASE_FLAGS, *arch_flags(soc), PREBUILT_FLAG, *INSTRUMENT_FLAGS, _PCH_SOURCE)).encode())
     root = include_dir()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         h.update(str(path.relative_to(root)).encode())
@@ -103,21 +146,23 @@ def fingerprint() -> str:
     return h.hexdigest()[:20]
 
 
-def _cache_dir() -> Path:
-    return cache_root() / fingerprint()
+def _cache_dir(soc: str | None = None) -> Path:
+    return cache_root() / fingerprint(soc)
 
 
 def _ready(directory: Path) -> bool:
-    return all((directory / name).is_file() for name in (PCH_NAME, RUNTIME_OBJ, _STAMP))
+    return all((directory / name).is_file() for name in (PCH_HEADER, PCH_NAME, RUNTIME_OBJ, _STAMP))
 
 
-def ensure_pch() -> Path | None:
-    """Build (once) the precompiled header and runtime object; return their directory.
+def ensure_pch(soc: str | None = None) -> Path | None:
+    """Build (once) the precompiled header and runtime object for ``soc``'s architecture macros
+    (default: DEFAULT_SOC); return their directory.
 
     Returns None when they cannot be built (no compiler, read-only home, ...); callers then get
     the slower header-only command from ``compile_command``.
     """
-    target = _cache_dir()
+    arch = arch_flags(soc)
+    target = _cache_dir(soc)
     if _ready(target):
         return target
     inc = include_dir()
@@ -127,14 +172,14 @@ def ensure_pch() -> Path | None:
     except OSError:
         return None
     try:
-        wrapper = tmp / "pch_source.h"
-        # A wrapper keeps `#pragma once` out of the main file; GCC looks the PCH up by the name
-        # of the header the kernel includes, i.e. kernel_operator.h.gch.
-        wrapper.write_text('#include "kernel_operator.h"\n')
+        wrapper = tmp / PCH_HEADER
+        # GCC looks the PCH up by the name given to -include: ascend_sim_pch.h.gch.
+        wrapper.write_text(_PCH_SOURCE)
         steps = [
             [
                 CXX,
                 *BASE_FLAGS,
+                *arch,
                 f"-I{inc}",
                 "-c",
                 str(inc / "ascend_sim" / "runtime_lib.cpp"),
@@ -144,6 +189,7 @@ def ensure_pch() -> Path | None:
             [
                 CXX,
                 *BASE_FLAGS,
+                *arch,
                 *INSTRUMENT_FLAGS,
                 PREBUILT_FLAG,
                 f"-I{inc}",
@@ -159,8 +205,7 @@ def ensure_pch() -> Path | None:
             if proc.returncode != 0:
                 shutil.rmtree(tmp, ignore_errors=True)
                 return None
-        wrapper.unlink()
-        (tmp / _STAMP).write_text(fingerprint() + "\n")
+        (tmp / _STAMP).write_text(fingerprint(soc) + "\n")
         tmp.chmod(0o755)  # mkdtemp makes it private; sandboxed compilers may run as another user
         try:
             os.rename(tmp, target)
@@ -178,19 +223,22 @@ def compile_command(
     output: Path,
     *,
     extra_include_dirs: Sequence[Path] = (),
+    soc: str | None = None,
 ) -> list[str]:
-    """Full g++ argv that builds kernel + host sources into one executable.
+    """Full g++ argv that builds kernel + host sources into one executable for ``soc``
+    (default: DEFAULT_SOC; it decides ``__CCE_AICORE__``/``__NPU_ARCH__``, so run the program
+    with the same ``ASCEND_SIM_SOC``).
 
-    Uses the cached precompiled header and runtime object when ``ensure_pch`` has built them;
-    otherwise the headers compile the runtime inline (slower compile, and without the scalar-work
-    instrumentation, whose call-backs live in the runtime object).
+    Uses the cached precompiled header and runtime object when ``ensure_pch(soc)`` has built
+    them; otherwise the headers compile the runtime inline (slower compile, and without the
+    scalar-work instrumentation, whose call-backs live in the runtime object).
     """
     inc = include_dir()
-    cached = _cache_dir()
-    argv = [CXX, *BASE_FLAGS]
+    cached = _cache_dir(soc)
+    argv = [CXX, *BASE_FLAGS, *arch_flags(soc)]
     if _ready(cached):
         # Instrumentation needs the call-backs, which only the prebuilt runtime object defines.
-        argv += [*INSTRUMENT_FLAGS, PREBUILT_FLAG, f"-I{cached}"]
+        argv += [*INSTRUMENT_FLAGS, PREBUILT_FLAG, f"-I{cached}", "-include", PCH_HEADER]
     argv.append(f"-I{inc}")
     argv += [f"-I{Path(d)}" for d in extra_include_dirs]
     argv += [str(Path(s)) for s in sources]

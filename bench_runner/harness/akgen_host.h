@@ -181,6 +181,11 @@ class TilingContext {
 
 }  // namespace gert
 
+// On cpu-sim the emulator's platform_ascendc (SoC table, also used by CPU-debug programs) is the
+// one definition; elsewhere (cann toolchain) this subset.
+#if __has_include("ascend_sim/platform_ascendc.h")
+#include "ascend_sim/platform_ascendc.h"
+#else
 namespace platform_ascendc {
 enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, FB, BT };
 
@@ -201,6 +206,7 @@ class PlatformAscendC {
     const gert::PlatformInfo* info_;
 };
 }  // namespace platform_ascendc
+#endif
 
 // Classic CANN tiling macros (BEGIN_TILING_DATA_DEF ... REGISTER_TILING_DATA_CLASS): the
 // emulator's own definitions where they exist, so host and kernel agree on the struct layout.

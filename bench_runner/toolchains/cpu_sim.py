@@ -13,6 +13,7 @@ import functools
 import hashlib
 import importlib
 import re
+import shlex
 import shutil
 import subprocess
 import time
@@ -21,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from bench_runner import launcher, report_guard, sandbox, taxonomy
+from bench_runner.ascend_sim import source_rewrite
 from bench_runner.cache import Cache, key_of
 from bench_runner.contracts import DEFAULT_SOC
 from bench_runner.errors import ToolchainUnavailableError
@@ -75,10 +77,11 @@ def _gxx_version() -> str | None:
 
 @functools.lru_cache(maxsize=1)
 def _content_version() -> str:
-    """A digest of everything that shapes a result: emulator headers, build.py, the driver."""
+    """A digest of everything that shapes a result: emulator headers, build.py, the source
+    rewrite, the driver."""
     h = hashlib.sha256()
     mod = _require_build()
-    roots = [Path(mod.include_dir()), Path(mod.__file__), launcher.HARNESS_DIR]
+    roots = [Path(mod.include_dir()), Path(mod.__file__), Path(source_rewrite.__file__), launcher.HARNESS_DIR]
     for root in roots:
         files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
         for p in files:
@@ -127,11 +130,13 @@ class CpuSim(Toolchain):
         start = time.monotonic()
         box = job.box
         _write_task_headers(task, box)
-        (box / "kernel.cpp").write_text(launcher.kernel_source(task, sources.kernel), encoding="utf-8")
+        # bisheng-only syntax (<<<>>> launches, [aicore]) as C++, line numbers kept (ascend_sim/source_rewrite.py)
+        rewrite = source_rewrite.rewrite
+        (box / "kernel.cpp").write_text(launcher.kernel_source(task, rewrite(sources.kernel)), encoding="utf-8")
         inputs: list[Path] = [Path("kernel.cpp")]
         prebuilt = {"main.o": {"main.cpp": launcher.main_cpp(task)}}
         if task.needs_host:
-            host_files = {"host.cpp": sources.host or "", "host_tu.cpp": launcher.host_tu()}
+            host_files = {"host.cpp": rewrite(sources.host or ""), "host_tu.cpp": launcher.host_tu()}
             if sources.host_is_fixed:
                 prebuilt["host_tu.o"] = host_files
             else:
@@ -144,11 +149,16 @@ class CpuSim(Toolchain):
                 return obj
             shutil.copyfile(obj, box / obj_name)
             inputs.append(Path(obj_name))
-        res = self._compile(task, box, job.logs / "compile", inputs, Path("prog"), link=True)
+        res = self._compile(task, box, job.logs / "compile", inputs, Path("prog"), link=True, soc=soc,
+                            kernel_object=KERNEL_OBJECT)
         log = (res.stdout + res.stderr).strip()
         if res.truncated:
             log += "\n[akgen: compile log truncated]"
         ok = res.exit_code == 0 and res.limit is None and (box / "prog").is_file()
+        # Checked first: the link of such an object fails with an unhelpful undefined reference.
+        early = load_time_code(box / KERNEL_OBJECT) if res.limit is None else []
+        if early:
+            return BuildOutcome(False, (log + "\n" + early[0].message).strip(), early, res, time.monotonic() - start)
         diags = [] if ok else taxonomy.parse_compile_log(log, user_files=_USER_FILES, generated=_GENERATED,
                                                           entry=task.entry)
         return BuildOutcome(ok, log, diags, res, time.monotonic() - start)
@@ -165,9 +175,9 @@ class CpuSim(Toolchain):
         (static_check.may_hide_tokens). None when no output came (the compile then says why).
         """
         mod = _require_build()
-        files = {"kernel.cpp": sources.kernel}
+        files = {"kernel.cpp": source_rewrite.rewrite(sources.kernel)}  # what the compile sees
         if task.needs_host and not sources.host_is_fixed and sources.host is not None:
-            files["host.cpp"] = sources.host
+            files["host.cpp"] = source_rewrite.rewrite(sources.host)
         texts = []
         with sandbox.job_dir() as job:
             _write_task_headers(task, job.box)
@@ -185,21 +195,37 @@ class CpuSim(Toolchain):
         return Preprocessed("\n".join(texts), {n: n for n in files}, _emulator_macros(), roots)
 
     def _compile(self, task: Task, box: Path, logs: Path, inputs: list[Path], output: Path, *,
-                 link: bool, preprocess: bool = False) -> sandbox.SandboxResult:
+                 link: bool, preprocess: bool = False, soc: str | None = None,
+                 kernel_object: Path | None = None) -> sandbox.SandboxResult:
+        """g++ in the sandbox. ``kernel_object``: with ``link``, compile ``inputs[0]`` to that
+        object first and link it with the rest, in one sandboxed shell (the object is inspected
+        afterwards: load_time_code)."""
         mod = _require_build()
-        pch = mod.ensure_pch()  # before compile_command, which only uses a ready cache
-        argv = list(mod.compile_command(inputs, output, extra_include_dirs=(launcher.HARNESS_DIR,)))
+        # soc: the kernel's __CCE_AICORE__/__NPU_ARCH__ (and their PCH) follow the SoC it runs as
+        pch = mod.ensure_pch(soc)  # before compile_command, which only uses a ready cache
+        runtime = getattr(mod, "RUNTIME_OBJ", "ascend_sim_runtime.o")
+
+        def command(ins: list[Path], out: Path, step: str | None) -> list[str]:
+            argv = list(mod.compile_command(ins, out, extra_include_dirs=(launcher.HARNESS_DIR,), soc=soc))
+            if pch is not None:
+                argv = [a.replace(str(pch), str(visible)) for a in argv]
+            if step is not None:
+                argv = [a for a in argv if not a.endswith(runtime)]
+                argv.insert(1, step)
+                if step == "-E":
+                    argv[2:2] = ["-dD", "-fpch-preprocess"]
+            return argv
+
         mounts = [sandbox.Mount(Path(mod.include_dir())), sandbox.Mount(launcher.HARNESS_DIR)]
         if pch is not None:
             visible = sandbox.visible_copy(Path(pch))
-            argv = [a.replace(str(pch), str(visible)) for a in argv]
             mounts.append(sandbox.Mount(visible))
-        if not link:
-            runtime = getattr(mod, "RUNTIME_OBJ", "ascend_sim_runtime.o")
-            argv = [a for a in argv if not a.endswith(runtime)]
-            argv.insert(1, "-E" if preprocess else "-c")
-            if preprocess:
-                argv[2:2] = ["-dD", "-fpch-preprocess"]
+        if link and kernel_object is not None:
+            first = command(inputs[:1], kernel_object, "-c")
+            then = command([kernel_object, *inputs[1:]], output, None)
+            argv = ["/bin/sh", "-c", f"{shlex.join(first)} && {shlex.join(then)}"]
+        else:
+            argv = command(inputs, output, None if link else ("-E" if preprocess else "-c"))
         limits = sandbox.Limits(wall_s=task.limits.get("compile_wall_s", 120.0), cpu_s=120.0,
                                 memory_bytes=4 * sandbox.GiB, processes=64, file_bytes=512 * MiB,
                                 tmp_bytes=1024 * MiB, log_bytes=256 * 1024)
@@ -300,6 +326,56 @@ def _emulator_macros() -> dict[str, str]:
         proc = subprocess.run([argv[0], "-E", "-dM", *argv[1:]], cwd=job.box, capture_output=True, text=True,
                               timeout=120, check=False)
     return static_check.macro_table(proc.stdout) if proc.returncode == 0 else {}
+
+
+#: The kernel's own object, kept in the box after a build so it can be inspected.
+KERNEL_OBJECT = Path("kernel.o")
+#: ELF sections through which code runs before main() or after exit(): dynamic initialisers and
+#: destructors of namespace-scope objects, __attribute__((constructor/destructor)).
+_LOAD_TIME_SECTIONS = (".init_array", ".preinit_array", ".ctors", ".fini_array", ".dtors")
+
+
+def elf_section_names(path: Path) -> set[str]:
+    """The section names of a 64-bit little-endian ELF file (empty if it is not one)."""
+    import struct
+
+    data = path.read_bytes()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return set()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    if not shoff or shstrndx >= shnum or shoff + shnum * shentsize > len(data):
+        return set()
+    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    str_off, str_size = headers[shstrndx][4], headers[shstrndx][5]
+    table = data[str_off:str_off + str_size]
+    names = set()
+    for h in headers:
+        end = table.find(b"\0", h[0])
+        names.add(table[h[0]:end if end >= 0 else None].decode("latin-1"))
+    return names
+
+
+def load_time_code(obj: Path) -> list[taxonomy.Diagnostic]:
+    """Code in the kernel's translation unit that runs before the launch (or after it).
+
+    The AI core has no loader that runs initialisers: kernel-side globals are constant-
+    initialised or set up inside the kernel. On cpu-sim such code would run on the host before
+    the first core starts, outside the cost model (it could precompute work for free), so it is a
+    device-code compile error. The emulator's headers add none (tests/bench_runner/test_adversarial.py).
+    """
+    if not obj.is_file():
+        return []
+    found = sorted(n for n in elf_section_names(obj) if n.split(".")[1:2] and "." + n.split(".")[1] in
+                   _LOAD_TIME_SECTIONS)
+    if not found:
+        return []
+    return [taxonomy.Diagnostic(
+        taxonomy.Category.DEVICE_CODE,
+        "kernel.cpp runs code before the kernel launch (a namespace-scope object with a constructor or "
+        "destructor, a non-constant initialiser, or __attribute__((constructor))): device code has no "
+        "load-time initialisation; use constexpr values, or set things up inside the kernel "
+        f"(sections {', '.join(found)})", "kernel.cpp", None, None, "compile")]
 
 
 def _write_task_headers(task: Task, box: Path) -> None:

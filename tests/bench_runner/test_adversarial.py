@@ -135,3 +135,42 @@ def test_escapes_from_the_cost_model_are_refused(cache: Path, name: str) -> None
     r = evaluate("abs_fp16", src, cache_dir=cache)
     assert r.verdict is Verdict.SANDBOX_VIOLATION, r.to_dict()["diagnostics"][:2]
     assert not _ranked(r)
+
+
+#: Ways to run kernel-side code before the launch, where no core is running and nothing is charged.
+LOAD_TIME = {
+    "constructor": "struct Warm { unsigned v = 0; Warm() { for (unsigned i = 0; i < 100000000u; ++i) v += i; } };\n"
+                   "static Warm warm;\n",
+    "dynamic_init": "static unsigned Spin() { unsigned v = 0; for (unsigned i = 0; i < 1000u; ++i) v += i * i; "
+                    "return v; }\nstatic unsigned table_seed = Spin();\n",
+    "destructor": "struct Late { ~Late() {} int k = 1; };\nLate late;\n",
+}
+
+
+@needs_sim
+@pytest.mark.parametrize("name", sorted(LOAD_TIME))
+def test_code_that_runs_before_the_launch_is_device_code_error(cache: Path, name: str) -> None:
+    """A namespace-scope object with a constructor or destructor, or a non-constant initialiser,
+    runs on the host before any core starts (free, unmodelled work): a device-code compile error."""
+    src = (HERE / "abs_busy_loop.cpp").read_text().replace("    volatile uint32_t spin = 0;\n", "").replace(
+        "    for (uint32_t i = 0; i < 2000000u; ++i) spin = spin + i;\n", "").replace(
+        "using namespace AscendC;\n", "using namespace AscendC;\n" + LOAD_TIME[name])
+    r = evaluate("abs_fp16", src, cache_dir=cache)
+    assert r.verdict is Verdict.COMPILE_ERROR, r.reason
+    d = r.diagnostics[0]
+    assert d.category is Category.DEVICE_CODE and d.file == "kernel.cpp" and "before the kernel launch" in d.message
+
+
+@needs_sim
+def test_constant_initialised_globals_are_fine(cache: Path) -> None:
+    src = (HERE / "abs_busy_loop.cpp").read_text().replace("    volatile uint32_t spin = 0;\n", "").replace(
+        "    for (uint32_t i = 0; i < 2000000u; ++i) spin = spin + i;\n", "").replace(
+        "using namespace AscendC;\n", "using namespace AscendC;\nconstexpr uint32_t kTable[4] = {1, 2, 3, 4};\n"
+        "static const float kScale = 2.0f;\nstruct Plain { int a; int b; };\nstatic Plain plain = {1, 2};\n")
+    r = evaluate("abs_fp16", src, cache_dir=cache)
+    assert r.verdict is Verdict.PASSED, r.reason
+
+
+def test_elf_section_names_of_a_non_elf_file_are_empty(tmp_path: Path) -> None:
+    (tmp_path / "x.o").write_bytes(b"not an object")
+    assert cpu_sim.elf_section_names(tmp_path / "x.o") == set()

@@ -116,15 +116,61 @@ TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask6)
 TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask7)
 END_TILING_DATA_DEF;
 
+// Pad / UnPad tiling (field lists of asc-devkit include/adv_api/pad/pad_tilingdata.h). The
+// emulated kernels read srcHeight, srcWidth and srcOriWidth; the rest is filled for the record.
+BEGIN_TILING_DATA_DEF(UnPadTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcHeight)
+TILING_DATA_FIELD_DEF(uint32_t, srcWidth)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1BlockNum)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1RowNum)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer2Offset)
+TILING_DATA_FIELD_DEF(uint32_t, widthTiling)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractal)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail)
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(PadTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcHeight)
+TILING_DATA_FIELD_DEF(uint32_t, srcWidth)
+TILING_DATA_FIELD_DEF(uint32_t, srcOriWidth)
+TILING_DATA_FIELD_DEF(uint32_t, widthWithoutLastBlock)
+TILING_DATA_FIELD_DEF(uint32_t, blocksPerRow)
+TILING_DATA_FIELD_DEF(uint32_t, heightTiling)
+TILING_DATA_FIELD_DEF(uint32_t, heightFractal)
+TILING_DATA_FIELD_DEF(uint32_t, heightFractalTail)
+TILING_DATA_FIELD_DEF(uint32_t, mainLoopOffset)
+TILING_DATA_FIELD_DEF(uint32_t, tailBlockOffset)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1BlockNum)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1RowNum)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer2Offset)
+TILING_DATA_FIELD_DEF(uint32_t, widthTiling)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractal)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTailAlingned)
+TILING_DATA_FIELD_DEF(uint32_t, brcbTiling)
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractal)
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTail)
+TILING_DATA_FIELD_DEF(uint32_t, maxRepeatTimes)
+TILING_DATA_FIELD_DEF(uint32_t, brcbTilingRepeatTimes)
+TILING_DATA_FIELD_DEF(uint32_t, brcbTilingRepeatTimesTail)
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTailRepeatTimes)
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTailRepeatTimesTail)
+TILING_DATA_FIELD_DEF(uint32_t, reserved)
+END_TILING_DATA_DEF;
+
 namespace optiling {
 using ::LayerNormTiling;
+using ::PadTiling;
 using ::SoftMaxTiling;
 using ::TopkTiling;
+using ::UnPadTiling;
 }  // namespace optiling
 namespace AscendC {
 using ::LayerNormTiling;
+using ::PadTiling;
 using ::SoftMaxTiling;
 using ::TopkTiling;
+using ::UnPadTiling;
 
 enum class TopKMode { TOPK_NORMAL, TOPK_NSMALL };
 
@@ -150,5 +196,76 @@ inline uint32_t topk_min_tmp(uint32_t inner, uint32_t type_size) {
 inline uint32_t layernorm_max_tmp(uint32_t bs, uint32_t h, uint32_t type_size) {
     return bs * layernorm_min_tmp(h, type_size);
 }
+// Pad / UnPad: one 32-byte aligned row of work space; Broadcast [m, 1] -> [m, k]: one 32-byte
+// block per source element (the brcb step), other forms none.
+inline uint32_t pad_min_tmp(uint32_t width, uint32_t type_size) {
+    return (width * type_size + 31) / 32 * 32;
+}
+inline uint32_t unpad_min_tmp(uint32_t width, uint32_t type_size) { return pad_min_tmp(width, type_size); }
+inline uint32_t broadcast_min_tmp(int dim, int axis, const uint32_t* src_shape, uint32_t type_size) {
+    (void)type_size;
+    return (dim == 2 && axis == 1) ? src_shape[0] * 32 : 0;
+}
 }  // namespace sim
+
+// ---- host side: temporary sizes and tiling of Pad / UnPad / Broadcast (shapes as ge::Shape,
+// [height, width]; CANN's newer headers spell the type AscendC::TensorShape) ----
+inline void GetPadMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                uint32_t& minValue) {
+    const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(0));
+    const uint32_t w = static_cast<uint32_t>(srcShape.GetDim(srcShape.GetDimNum() > 1 ? 1 : 0));
+    minValue = sim::pad_min_tmp(w, typeSize);
+    maxValue = minValue * (h ? h : 1);
+}
+inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape, const uint32_t stackBufferSize,
+                          const uint32_t typeSize, PadTiling& tiling) {
+    const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(0));
+    const uint32_t w = static_cast<uint32_t>(srcShape.GetDim(1));
+    const uint32_t ow = static_cast<uint32_t>(oriSrcShape.GetDimNum() > 1 ? oriSrcShape.GetDim(1) : w);
+    const uint32_t epb = 32 / (typeSize ? typeSize : 1);
+    tiling.set_srcHeight(h);
+    tiling.set_srcWidth(w);
+    tiling.set_srcOriWidth(ow);
+    tiling.set_blocksPerRow((w + epb - 1) / epb);
+    tiling.set_widthWithoutLastBlock(w / epb * epb);
+    const uint32_t row = sim::pad_min_tmp(w, typeSize);
+    const uint32_t rows = row ? stackBufferSize / row : 0;
+    tiling.set_heightTiling(rows < h ? rows : h);
+    tiling.set_heightFractal(rows ? h / rows : 0);
+    tiling.set_heightFractalTail(rows ? h % rows : h);
+    tiling.set_tmpBuffer1RowNum(rows);
+    tiling.set_maxRepeatTimes(255);
+}
+template <typename Platform>
+inline void GetUnPadMaxMinTmpSize(const Platform& ascendcPlatform, const ge::Shape& srcShape, const uint32_t typeSize,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+    (void)ascendcPlatform;
+    GetPadMaxMinTmpSize(srcShape, typeSize, maxValue, minValue);
+}
+inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                            UnPadTiling& tiling) {
+    const uint32_t h = static_cast<uint32_t>(srcShape.GetDim(0));
+    const uint32_t w = static_cast<uint32_t>(srcShape.GetDim(1));
+    tiling.set_srcHeight(h);
+    tiling.set_srcWidth(w);
+    const uint32_t row = sim::unpad_min_tmp(w, typeSize);
+    tiling.set_tmpBuffer1RowNum(row ? stackBufferSize / row : 0);
+    tiling.set_widthTiling(w);
+}
+template <typename Platform>
+inline void GetBroadCastMaxMinTmpSize(const Platform& ascendcPlatform, const ge::Shape& srcShape,
+                                      const ge::Shape& dstShape, uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    (void)ascendcPlatform;
+    (void)isReuseSource;
+    const int dim = static_cast<int>(srcShape.GetDimNum());
+    uint32_t src[2] = {0, 0};
+    int axis = 0;
+    for (int i = 0; i < dim && i < 2; ++i) {
+        src[i] = static_cast<uint32_t>(srcShape.GetDim(i));
+        if (srcShape.GetDim(i) == 1 && dstShape.GetDim(i) != 1) axis = i;
+    }
+    minValue = sim::broadcast_min_tmp(dim, axis, src, typeSize);
+    maxValue = minValue;
+}
 }  // namespace AscendC

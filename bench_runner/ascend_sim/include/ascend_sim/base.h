@@ -18,6 +18,24 @@
 #define __NPU_ARCH__ 2201
 #endif
 
+// The AI core generation, as CANN's compilers define it next to __NPU_ARCH__ (220 = Atlas A2
+// 910B, 200 = 310P, 100 = 910A, 300 = 310B, 310 = 950; asc-devkit's device AST analyser).
+// build.py passes both per SoC; without the flag it follows __NPU_ARCH__. Public kernels
+// select code with `#if __CCE_AICORE__ == 220`, which an undefined macro would silently drop.
+#ifndef __CCE_AICORE__
+#if __NPU_ARCH__ == 2002
+#define __CCE_AICORE__ 200
+#elif __NPU_ARCH__ == 1001
+#define __CCE_AICORE__ 100
+#elif __NPU_ARCH__ == 3002
+#define __CCE_AICORE__ 300
+#elif __NPU_ARCH__ == 3510
+#define __CCE_AICORE__ 310
+#else
+#define __CCE_AICORE__ 220
+#endif
+#endif
+
 // Older (2023) samples hide the NPU-only launch code behind this CPU-twin macro.
 #ifndef __CCE_KT_TEST__
 #define __CCE_KT_TEST__ 1
@@ -122,6 +140,37 @@ struct SrcLoc {
 
 #define ASCEND_SIM_LOC ::AscendC::sim::SrcLoc loc = ::AscendC::sim::SrcLoc()
 
+// ---- APIs as template arguments and function pointers ----
+// Public kernels pass AscendC APIs where a function type is asked for (NPUKernelBench foreach
+// kernels, 15 tasks):
+//     template <typename T>
+//     using OneScalarBinaryOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&);
+//     template <typename T, typename P, OneScalarBinaryOp<P>* op, ...> class ForeachOneScalarBinary;
+//     ForeachOneScalarBinary<half, half, Muls, 1> op;
+// The trailing SrcLoc parameter is part of an API's function type, so on its own no API matches
+// such a target. ASCEND_SIM_EXACT_FORM(RET, NAME, (template params), (template args),
+// (params), (args)) emits, next to an API, a companion with CANN's exact parameter list and a
+// trailing parameter pack that must stay empty:
+//  * in a call both are viable with identical conversions; partial ordering then prefers the
+//    template without the trailing pack (C++17 [temp.deduct.partial]/11), so a direct call keeps
+//    its call-site SrcLoc (GCC 12 verified: tests/bench_runner/ascend_sim/test_mechanics.py);
+//  * taking the address for CANN's function type matches only the companion (the pack deduces
+//    empty; the SrcLoc form has one parameter too many);
+//  * extra arguments still find no match (the pack must be empty), as on the NPU.
+// Called through a pointer, the call site is not known: the companion reports the location of
+// the core's previous API call, as the other entry points without a SrcLoc do (operator(),
+// Trap). Chosen over recovering call sites from return addresses, which needs debug line
+// tables in every kernel build (docs/ascend_sim.md, "APIs as template arguments").
+#define ASCEND_SIM_UNPAREN(...) __VA_ARGS__
+#define ASCEND_SIM_INDIRECT_LOC \
+    (::AscendC::sim::tl_core ? ::AscendC::sim::tl_core->last_loc : ::AscendC::sim::SrcLoc("?", 0))
+#define ASCEND_SIM_EXACT_FORM(RET, NAME, TPARAMS, TARGS, PARAMS, ARGS)                               \
+    template <ASCEND_SIM_UNPAREN TPARAMS, typename... AscendSimNoLoc,                                \
+              typename ::std::enable_if<sizeof...(AscendSimNoLoc) == 0, int>::type = 0>               \
+    __aicore__ inline RET NAME(ASCEND_SIM_UNPAREN PARAMS, AscendSimNoLoc...) {                       \
+        return NAME<ASCEND_SIM_UNPAREN TARGS>(ASCEND_SIM_UNPAREN ARGS, ASCEND_SIM_INDIRECT_LOC);    \
+    }
+
 enum class TPosition : uint8_t {
     GM,
     A1,
@@ -211,15 +260,22 @@ enum class AtomicOp : uint8_t { ATOMIC_SUM = 0 };
 using TEventID = int8_t;
 using TTagType = int32_t;
 
-// Event identifiers (valid range 0..7 on 910B).
-constexpr int32_t EVENT_ID0 = 0;
-constexpr int32_t EVENT_ID1 = 1;
-constexpr int32_t EVENT_ID2 = 2;
-constexpr int32_t EVENT_ID3 = 3;
-constexpr int32_t EVENT_ID4 = 4;
-constexpr int32_t EVENT_ID5 = 5;
-constexpr int32_t EVENT_ID6 = 6;
-constexpr int32_t EVENT_ID7 = 7;
+// Event identifiers (valid range 0..7 on 910B). On the NPU `event_t` is a compiler built-in
+// unscoped enum (hence global, and `event_t::EVENT_ID0` also works); kernels pass its values to
+// SetFlag/WaitFlag (int32_t) and to the set_flag/wait_flag intrinsics (event_t). AscendC:: names
+// the same enumerators, so `AscendC::EVENT_ID0` works and `using namespace AscendC` stays unambiguous.
+}  // namespace AscendC
+enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+namespace AscendC {
+using ::event_t;
+using ::EVENT_ID0;
+using ::EVENT_ID1;
+using ::EVENT_ID2;
+using ::EVENT_ID3;
+using ::EVENT_ID4;
+using ::EVENT_ID5;
+using ::EVENT_ID6;
+using ::EVENT_ID7;
 
 // Public constants of the real headers (kernel_utils_constants.h).
 constexpr int32_t ONE_BLK_SIZE = 32;
@@ -245,26 +301,7 @@ constexpr uint32_t DEFAULT_DATA_COPY_NBURST = 1;
 constexpr uint32_t DEFAULT_DATA_COPY_STRIDE = 0;
 constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
 
-// Minimal Std:: namespace (the real headers ship AscendC::Std with tuple, enable_if, is_same ...).
-namespace Std {
-using std::enable_if;
-using std::is_same;
-using std::conditional;
-using std::integral_constant;
-using std::true_type;
-using std::false_type;
-using std::remove_cv;
-using std::remove_reference;
-using std::is_integral;
-using std::is_floating_point;
-template <typename A, typename B>
-struct tuple {
-    A first;
-    B second;
-};
-template <typename A, typename B>
-constexpr tuple<A, B> make_tuple(A a, B b) { return {a, b}; }
-}  // namespace Std
+// AscendC::Std (type traits, tuple, min/max ...) lives in ascend_std.h.
 
 }  // namespace AscendC
 

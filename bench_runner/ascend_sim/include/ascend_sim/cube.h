@@ -164,6 +164,19 @@ __aicore__ inline void InitConstValue(const LocalTensor<T>& dst, const InitConst
                          initConstValueParams.blockNum, initConstValueParams.dstGap, loc);
 }
 
+// Fill: the newer name of InitConstValue (ASC "矩阵计算（ISASI）/矩阵搬入辅助配置接口/Fill.md"); U must be
+// the element type of dst (the real template's enable_if).
+template <typename T, typename U = PrimT<T>, typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
+__aicore__ inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams,
+                            ASCEND_SIM_LOC) {
+    static_assert(sim::OneOf<T, half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t>::value,
+                  "Failed to check dtype in Fill, current api support dtype is int16_t / uint16_t / half / bfloat16_t "
+                  "/ int32_t / uint32_t / float");
+    const T v = initConstValueParams.initValue;
+    sim::cube_init_const(sim::ref_of(dst), sizeof(T), &v, initConstValueParams.repeatTimes,
+                         initConstValueParams.blockNum, initConstValueParams.dstGap, loc);
+}
+
 // ---- cross-core flags (mixed kernels: AIC <-> AIV of one group, through global memory) ----
 template <uint8_t modeId, pipe_t pipe>
 __aicore__ inline void CrossCoreSetFlag(uint16_t flagId, ASCEND_SIM_LOC) {

@@ -583,26 +583,36 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
            {{s.blk, false}, {vec_scale ? vq.blk : nullptr, false}, {ldst ? ld.blk : nullptr, true}});
 }
 
-// InitConstValue: fill repeatTimes x blockNum 32-byte blocks (dstGap blocks skipped between
-// repeats) of L1 / L0A / L0B with a value.
+// InitConstValue / Fill: fill repeatTimes x blockNum blocks (dstGap blocks skipped between
+// repeats) of L1 / L0A / L0B with a value. A block is 32 bytes in L1 and one 512-byte fractal in
+// L0A / L0B; repeatTimes or blockNum 0 is a NOP; L1 fills run on MTE2, L0 fills on MTE1 (ASC
+// "矩阵计算（ISASI）/矩阵搬入辅助配置接口/Fill.md", Atlas A2 column).
 ASCEND_SIM_API void cube_init_const(const TensorRef& dst, uint32_t esize, const void* value, uint32_t repeat,
                                     uint32_t block_num, uint32_t dst_gap, const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("InitConstValue", loc);
     LocalView d = view_raw(dst, "InitConstValue", "dst (LocalTensor)", loc, ONE_BLK_SIZE,
                            hw_bit(Hardware::L1) | hw_bit(Hardware::L0A) | hw_bit(Hardware::L0B));
-    // On 910B a block of InitConstValue is one 512-byte fractal.
-    const uint64_t blk = kFractal;
-    if (block_num == 0) block_num = 1;
+    const bool l1 = d.blk->hw == Hardware::L1;
+    if (!l1) {
+        const uint64_t rel = static_cast<uint64_t>(d.data - c.ub.data()) - c.hw_base[static_cast<int>(d.blk->hw)];
+        if (rel % kFractal != 0) {
+            fail("ADDR_ALIGN", "InitConstValue", loc, "dst in %s starts at byte %llu, which is not 512-byte aligned",
+                 hw_name(d.blk->hw), static_cast<unsigned long long>(rel));
+        }
+    }
+    if (repeat == 0 || block_num == 0) return;
+    const uint64_t blk = l1 ? ONE_BLK_SIZE : kFractal;
     const uint64_t step = (static_cast<uint64_t>(block_num) + dst_gap) * blk;
-    need(d, (repeat ? repeat - 1 : 0) * step + block_num * blk, "InitConstValue", "dst (LocalTensor)", loc);
+    need(d, (repeat - 1) * step + block_num * blk, "InitConstValue", "dst (LocalTensor)", loc);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint64_t o = 0; o < block_num * blk; o += esize) std::memcpy(d.data + r * step + o, value, esize);
         mark_written(d, r * step, block_num * blk);
     }
     const uint64_t bytes = static_cast<uint64_t>(repeat) * block_num * blk;
-    charge(c, Pipe::MTE2, c.soc->mte1_latency + static_cast<uint64_t>(std::ceil(bytes / c.soc->mte1_l0a_bpc)),
-           "InitConstValue", loc, {{d.blk, true}});
+    charge(c, l1 ? Pipe::MTE2 : Pipe::MTE1,
+           c.soc->mte1_latency + static_cast<uint64_t>(std::ceil(bytes / c.soc->mte1_l0a_bpc)), "InitConstValue", loc,
+           {{d.blk, true}});
 }
 
 // ------------------------------------------------------------------------------------------

@@ -70,16 +70,74 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     sim::check_datacopy_type<T>();
     sim::copy_ub_to_gm_params(dst.GetPhyAddr(0), sim::ref_of(src), repeatParams, sizeof(T), sim::dtype_of<T>(), loc);
 }
+// L1 (C1) -> bias table (C2), DataCopyParams form (ASC "DataCopy（L1ToBiasTable Buffer数据搬运）",
+// Atlas A2 column): blockLen in 64-byte units of the source, srcGap in 32-byte blocks, dstGap in
+// 64-byte units; src half / float / int32_t, dst float / int32_t, half widened to float on the
+// way (the Matmul bias path: half bias in L1, float in the table). Runs on MTE1.
+namespace sim {
+template <typename T>
+inline bool is_bias_table(const LocalTensor<T>& t) {
+    const BlockInfo* b = TensorAccess::block(t);
+    return b != nullptr && b->hw == Hardware::BIAS;
+}
+template <typename T, typename U>
+inline void copy_l1_to_bt(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p,
+                          const SrcLoc& loc) {
+    const char* api = "DataCopy";
+    const ::AscendC::sim::ApiScope api_scope_;
+    CoreCtx& c = enter(api, loc);
+    constexpr bool ok = (std::is_same<U, half>::value && std::is_same<T, float>::value) ||
+                        (std::is_same<U, float>::value && std::is_same<T, float>::value) ||
+                        (std::is_same<U, int32_t>::value && std::is_same<T, int32_t>::value);
+    if (!ok) {
+        fail("BAD_PARAM", api, loc,
+             "Failed to check dtype in DataCopy (L1 -> BiasTable), supported src/dst are half/float, float/float, "
+             "int32_t/int32_t; current is %s/%s",
+             TypeName<U>::value, TypeName<T>::value);
+    }
+    if (p.blockCount > MAX_BLOCK_COUNT) {
+        fail("BAD_PARAM", api, loc, "DataCopyParams.blockCount is %u, valid range is 0 ~ %d", p.blockCount, MAX_BLOCK_COUNT);
+    }
+    LocalView d = view_raw(ref_of(dst), api, "dst (LocalTensor)", loc, 64, hw_bit(Hardware::BIAS));
+    LocalView s = view_raw(ref_of(src), api, "src (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    const uint64_t sburst = static_cast<uint64_t>(p.blockLen) * 64;
+    const uint64_t elems = sburst / sizeof(U);
+    const uint64_t dburst = elems * sizeof(T);
+    const uint64_t sstep = sburst + static_cast<uint64_t>(p.srcGap) * ONE_BLK_SIZE;
+    const uint64_t dstep = dburst + static_cast<uint64_t>(p.dstGap) * 64;
+    need(s, (p.blockCount - 1) * sstep + sburst, api, "src (LocalTensor)", loc);
+    need(d, (p.blockCount - 1) * dstep + dburst, api, "dst (LocalTensor)", loc);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        check_init(s, i * sstep, sburst, api, "src (LocalTensor)", loc);
+        const U* sp = reinterpret_cast<const U*>(s.data + i * sstep);
+        T* dp = reinterpret_cast<T*>(d.data + i * dstep);
+        for (uint64_t e = 0; e < elems; ++e) {
+            if constexpr (std::is_same<U, half>::value) {
+                dp[e] = static_cast<T>(to_f<half>(sp[e]));
+            } else {
+                dp[e] = static_cast<T>(sp[e]);
+            }
+        }
+        mark_written(d, i * dstep, dburst);
+    }
+    charge(c, Pipe::MTE1, c.soc->mte1_latency + (sburst * p.blockCount + 63) / 64, api, loc,
+           {{s.blk, false}, {d.blk, true}});
+}
+}  // namespace sim
+
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& repeatParams,
                                 ASCEND_SIM_LOC) {
     sim::check_datacopy_type<T>();
+    if (sim::is_bias_table(dst)) return sim::copy_l1_to_bt(dst, src, repeatParams, loc);
     sim::copy_ub_to_ub_params(sim::ref_of(dst), sim::ref_of(src), repeatParams, loc);
 }
 template <typename T, typename U>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& repeatParams,
                                 ASCEND_SIM_LOC) {
     sim::check_datacopy_type<T>();
+    if (sim::is_bias_table(dst)) return sim::copy_l1_to_bt(dst, src, repeatParams, loc);
     sim::copy_ub_to_ub_params(sim::ref_of(dst), sim::ref_of(src), repeatParams, loc);
 }
 

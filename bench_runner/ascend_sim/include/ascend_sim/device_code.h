@@ -30,3 +30,11 @@
 #pragma GCC poison shared_ptr unique_ptr make_shared make_unique
 // exceptions, RTTI, thread-local storage
 #pragma GCC poison throw try catch typeid dynamic_cast thread_local __thread
+// host libraries a CPU-debug or direct-launch host program uses (include/securec.h, include/acl/acl.h):
+// bisheng refuses host calls in __aicore__ code, and their copies would move data past the cost model
+#pragma GCC poison memcpy_s memmove_s memset_s strcpy_s strncpy_s strcat_s strncat_s sprintf_s snprintf_s
+#pragma GCC poison vsprintf_s vsnprintf_s sscanf_s
+#pragma GCC poison aclrtMalloc aclrtMallocHost aclrtFree aclrtFreeHost aclrtMemcpy aclrtMemcpyAsync aclrtMemset
+#pragma GCC poison aclrtMemsetAsync
+// Headers included after this point (acl/acl.h) leave the poisoned declarations out.
+#define ASCEND_SIM_DEVICE_CODE_POISONED 1

@@ -16,23 +16,18 @@ namespace sim {
 // usable without the API enums).
 enum class Rnd : uint8_t { NEAREST_EVEN, FLOOR, CEIL, AWAY, ZERO, ODD };
 
-inline uint32_t f32_bits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-inline float bits_f32(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
+// Bit casts are __builtin_bit_cast (GCC >= 11, any -std) rather than memcpy so that every
+// conversion below is constexpr: on the NPU half is a built-in type and kernels write
+// `constexpr half HALF_ONE = 1.0;`, which needs a constant-evaluable half(double).
+constexpr inline uint32_t f32_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+constexpr inline float bits_f32(uint32_t u) { return __builtin_bit_cast(float, u); }
 
 // half -> float, exact. Shifting the 15 exponent+mantissa bits into float position and scaling
 // by 2^112 re-biases normals and normalises subnormals in one multiply.
-inline float half_bits_to_float(uint16_t h) {
+constexpr inline float half_bits_to_float(uint16_t h) {
     const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     const uint32_t em = h & 0x7fffu;
-    float mag;
+    float mag = 0.0f;
     if (em >= 0x7c00u) {
         mag = bits_f32(0x7f800000u | (em & 0x3ffu) << 13);  // inf / nan (payload kept)
     } else {
@@ -42,11 +37,11 @@ inline float half_bits_to_float(uint16_t h) {
 }
 
 // float -> half, round to nearest even (the fast path used by every vector op on half).
-inline uint16_t float_to_half_bits(float f) {
+constexpr inline uint16_t float_to_half_bits(float f) {
     uint32_t u = f32_bits(f);
     const uint32_t sign = (u >> 16) & 0x8000u;
     u &= 0x7fffffffu;
-    uint32_t out;
+    uint32_t out = 0;
     if (u >= 0x47800000u) {  // |f| >= 65536 or inf/nan
         out = (u > 0x7f800000u) ? 0x7e00u : 0x7c00u;
     } else if (u < 0x38800000u) {  // below the smallest normal half (2^-14): subnormal or zero
@@ -63,37 +58,35 @@ inline uint16_t float_to_half_bits(float f) {
     return static_cast<uint16_t>(out | sign);
 }
 
-// (Compiler built-ins instead of <cmath> keep this header cheap for host programs.)
 // Generic correctly rounded narrowing of a double to a small binary format with EXP exponent
 // bits and MAN mantissa bits, in any direction. Overflow follows IEEE (to inf when the mode
-// rounds away from zero, to the largest finite value otherwise).
+// rounds away from zero, to the largest finite value otherwise). The double is taken apart from
+// its bits (no frexp/ldexp) so that the function is constexpr.
 template <int EXP, int MAN>
-inline uint32_t narrow_double(double x, Rnd mode) {
+constexpr inline uint32_t narrow_double(double x, Rnd mode) {
     constexpr int bias = (1 << (EXP - 1)) - 1;
     constexpr int emin = 1 - bias;
     constexpr uint32_t exp_all = (1u << EXP) - 1;
     constexpr uint32_t sign_bit = 1u << (EXP + MAN);
     constexpr uint32_t inf_bits = exp_all << MAN;
     constexpr uint32_t max_finite = inf_bits - 1;
-    uint64_t u;
-    std::memcpy(&u, &x, 8);
+    const uint64_t u = __builtin_bit_cast(uint64_t, x);
     const bool neg = (u >> 63) != 0;
     const uint32_t sign = neg ? sign_bit : 0u;
-    if (__builtin_isnan(x)) return sign | inf_bits | (1u << (MAN - 1));
-    if (__builtin_isinf(x)) return sign | inf_bits;
-    const double a = __builtin_fabs(x);
-    if (a == 0.0) return sign;
-    int e2;
-    const double frac = __builtin_frexp(a, &e2);  // a = frac * 2^e2, frac in [0.5, 1)
-    int E = e2 - 1;                            // a = 1.xxx * 2^E
-    // 53-bit integer significand: a = m * 2^(E-52)
-    const uint64_t m = static_cast<uint64_t>(__builtin_ldexp(frac, 53));
+    const uint32_t dexp = static_cast<uint32_t>(u >> 52) & 0x7ffu;
+    const uint64_t dman = u & ((uint64_t(1) << 52) - 1);
+    if (dexp == 0x7ffu) return sign | inf_bits | (dman != 0 ? (1u << (MAN - 1)) : 0u);  // nan / inf
+    if (dexp == 0 && dman == 0) return sign;                                             // +-0
+    // a = m * 2^(E-52) with a 53-bit integer significand m (a double subnormal keeps E = -1022
+    // and a smaller m: far below every target's smallest subnormal, it only sets the sticky bit).
+    const int E = dexp == 0 ? -1022 : static_cast<int>(dexp) - 1023;
+    const uint64_t m = dexp == 0 ? dman : (dman | (uint64_t(1) << 52));
     const int qexp = (E < emin ? emin : E) - MAN;  // exponent of one unit in the last place
     const int shift = qexp - (E - 52);             // bits to drop from m
-    uint64_t kept;
-    bool rem_nonzero;
-    bool above_half;
-    bool exactly_half;
+    uint64_t kept = 0;
+    bool rem_nonzero = false;
+    bool above_half = false;
+    bool exactly_half = false;
     if (shift <= 0) {
         kept = m << (-shift);
         rem_nonzero = above_half = exactly_half = false;
@@ -139,14 +132,14 @@ inline uint32_t narrow_double(double x, Rnd mode) {
            static_cast<uint32_t>(kept & ((uint64_t(1) << MAN) - 1));
 }
 
-inline uint16_t double_to_half_bits(double d, Rnd mode = Rnd::NEAREST_EVEN) {
+constexpr inline uint16_t double_to_half_bits(double d, Rnd mode = Rnd::NEAREST_EVEN) {
     return static_cast<uint16_t>(narrow_double<5, 10>(d, mode));
 }
-inline uint16_t double_to_bf16_bits(double d, Rnd mode = Rnd::NEAREST_EVEN) {
+constexpr inline uint16_t double_to_bf16_bits(double d, Rnd mode = Rnd::NEAREST_EVEN) {
     return static_cast<uint16_t>(narrow_double<8, 7>(d, mode));
 }
-inline float bf16_bits_to_float(uint16_t b) { return bits_f32(static_cast<uint32_t>(b) << 16); }
-inline uint16_t float_to_bf16_bits(float f) {
+constexpr inline float bf16_bits_to_float(uint16_t b) { return bits_f32(static_cast<uint32_t>(b) << 16); }
+constexpr inline uint16_t float_to_bf16_bits(float f) {
     uint32_t u = f32_bits(f);
     if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);
     u += 0x7fffu + ((u >> 16) & 1u);
@@ -164,30 +157,32 @@ struct BitsTag {};
 struct half {
     uint16_t val;
 
+    // Constructors and the conversion are constexpr, as for the NPU's built-in type
+    // (`constexpr half HALF_ONE = 1.0;`, `static constexpr half kMin = -65504;`).
     half() = default;
     constexpr half(uint16_t bits, AscendC::sim::BitsTag) : val(bits) {}
-    half(float f) : val(AscendC::sim::float_to_half_bits(f)) {}
-    half(double d) : val(AscendC::sim::double_to_half_bits(d)) {}
+    constexpr inline half(float f) : val(AscendC::sim::float_to_half_bits(f)) {}
+    constexpr inline half(double d) : val(AscendC::sim::double_to_half_bits(d)) {}
     template <typename I, typename std::enable_if<std::is_integral<I>::value, int>::type = 0>
-    half(I i) : val(AscendC::sim::double_to_half_bits(static_cast<double>(i))) {}
+    constexpr inline half(I i) : val(AscendC::sim::double_to_half_bits(static_cast<double>(i))) {}
 
-    operator float() const { return AscendC::sim::half_bits_to_float(val); }
+    constexpr inline operator float() const { return AscendC::sim::half_bits_to_float(val); }
 
-    static half FromBits(uint16_t b) { return half(b, AscendC::sim::BitsTag{}); }
-    uint16_t ToBits() const { return val; }
+    static constexpr inline half FromBits(uint16_t b) { return half(b, AscendC::sim::BitsTag{}); }
+    constexpr inline uint16_t ToBits() const { return val; }
 
-    half& operator+=(float o) { return *this = half(float(*this) + o); }
-    half& operator-=(float o) { return *this = half(float(*this) - o); }
-    half& operator*=(float o) { return *this = half(float(*this) * o); }
-    half& operator/=(float o) { return *this = half(float(*this) / o); }
-    half& operator++() { return *this += 1.0f; }
-    half& operator--() { return *this -= 1.0f; }
-    half operator++(int) {
+    constexpr inline half& operator+=(float o) { return *this = half(float(*this) + o); }
+    constexpr inline half& operator-=(float o) { return *this = half(float(*this) - o); }
+    constexpr inline half& operator*=(float o) { return *this = half(float(*this) * o); }
+    constexpr inline half& operator/=(float o) { return *this = half(float(*this) / o); }
+    constexpr inline half& operator++() { return *this += 1.0f; }
+    constexpr inline half& operator--() { return *this -= 1.0f; }
+    constexpr inline half operator++(int) {
         half t = *this;
         *this += 1.0f;
         return t;
     }
-    half operator--(int) {
+    constexpr inline half operator--(int) {
         half t = *this;
         *this -= 1.0f;
         return t;
@@ -201,21 +196,21 @@ struct bfloat16_t {
 
     bfloat16_t() = default;
     constexpr bfloat16_t(uint16_t bits, AscendC::sim::BitsTag) : val(bits) {}
-    bfloat16_t(float f) : val(AscendC::sim::float_to_bf16_bits(f)) {}
-    bfloat16_t(double d) : val(AscendC::sim::double_to_bf16_bits(d)) {}
+    constexpr inline bfloat16_t(float f) : val(AscendC::sim::float_to_bf16_bits(f)) {}
+    constexpr inline bfloat16_t(double d) : val(AscendC::sim::double_to_bf16_bits(d)) {}
     template <typename I, typename std::enable_if<std::is_integral<I>::value, int>::type = 0>
-    bfloat16_t(I i) : val(AscendC::sim::double_to_bf16_bits(static_cast<double>(i))) {}
-    explicit bfloat16_t(half h) : val(AscendC::sim::float_to_bf16_bits(float(h))) {}
+    constexpr inline bfloat16_t(I i) : val(AscendC::sim::double_to_bf16_bits(static_cast<double>(i))) {}
+    constexpr inline explicit bfloat16_t(half h) : val(AscendC::sim::float_to_bf16_bits(float(h))) {}
 
-    operator float() const { return AscendC::sim::bf16_bits_to_float(val); }
+    constexpr inline operator float() const { return AscendC::sim::bf16_bits_to_float(val); }
 
-    static bfloat16_t FromBits(uint16_t b) { return bfloat16_t(b, AscendC::sim::BitsTag{}); }
-    uint16_t ToBits() const { return val; }
+    static constexpr inline bfloat16_t FromBits(uint16_t b) { return bfloat16_t(b, AscendC::sim::BitsTag{}); }
+    constexpr inline uint16_t ToBits() const { return val; }
 
-    bfloat16_t& operator+=(float o) { return *this = bfloat16_t(float(*this) + o); }
-    bfloat16_t& operator-=(float o) { return *this = bfloat16_t(float(*this) - o); }
-    bfloat16_t& operator*=(float o) { return *this = bfloat16_t(float(*this) * o); }
-    bfloat16_t& operator/=(float o) { return *this = bfloat16_t(float(*this) / o); }
+    constexpr inline bfloat16_t& operator+=(float o) { return *this = bfloat16_t(float(*this) + o); }
+    constexpr inline bfloat16_t& operator-=(float o) { return *this = bfloat16_t(float(*this) - o); }
+    constexpr inline bfloat16_t& operator*=(float o) { return *this = bfloat16_t(float(*this) * o); }
+    constexpr inline bfloat16_t& operator/=(float o) { return *this = bfloat16_t(float(*this) / o); }
 };
 static_assert(sizeof(bfloat16_t) == 2, "bfloat16_t must be 2 bytes");
 

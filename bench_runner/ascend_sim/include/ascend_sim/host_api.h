@@ -71,3 +71,6 @@ inline void SetKernelMode(KernelMode mode) { sim::set_kernel_mode(mode); }
     } while (0)
 
 #define ICPU_SET_TILING_KEY(key) ::AscendC::sim::set_tiling_key(static_cast<int64_t>(key))
+
+// The `<<<blockDim, l2ctrl, stream>>>` launch of direct-launch sources (after source_rewrite.py).
+#include "kernel_launch.h"

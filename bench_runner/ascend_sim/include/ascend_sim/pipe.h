@@ -70,6 +70,17 @@ public:
         return sim::init_queue(buf.sim_state(), 1, len, loc, true);
     }
 
+    // A TBufPool (compat.h) carved out of this pipe's Unified Buffer; the second form shares the
+    // start and length of an existing pool (shareBuf) instead of taking new memory.
+    template <class T>
+    __aicore__ inline bool InitBufPool(T& bufPool, uint32_t len, ASCEND_SIM_LOC) {
+        return bufPool.sim_init(nullptr, nullptr, len, loc);
+    }
+    template <class T, class U>
+    __aicore__ inline bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf, ASCEND_SIM_LOC) {
+        return bufPool.sim_init(nullptr, &shareBuf.sim_pool(), len, loc);
+    }
+
     template <HardEvent evt>
     __aicore__ inline TEventID AllocEventID(ASCEND_SIM_LOC) {
         return sim::event_alloc(evt, loc);
@@ -254,7 +265,8 @@ __aicore__ inline void WaitFlag(int32_t eventID, ASCEND_SIM_LOC) {
 
 namespace sim {
 constexpr HardEvent event_for_pipes(pipe_t s, pipe_t d) {
-    // Only the pairs that exist as HardEvent values; anything else maps to V_V.
+    // Every (src, dst) pair that exists as a HardEvent value; anything else maps to V_V (the
+    // set_flag/wait_flag intrinsics refuse those, compat.h).
     return (s == PIPE_MTE2 && d == PIPE_V)     ? HardEvent::MTE2_V
            : (s == PIPE_V && d == PIPE_MTE2)   ? HardEvent::V_MTE2
            : (s == PIPE_MTE3 && d == PIPE_V)   ? HardEvent::MTE3_V
@@ -272,6 +284,23 @@ constexpr HardEvent event_for_pipes(pipe_t s, pipe_t d) {
            : (s == PIPE_MTE2 && d == PIPE_MTE1) ? HardEvent::MTE2_MTE1
            : (s == PIPE_MTE1 && d == PIPE_M)   ? HardEvent::MTE1_M
            : (s == PIPE_M && d == PIPE_FIX)    ? HardEvent::M_FIX
+           : (s == PIPE_MTE1 && d == PIPE_MTE2) ? HardEvent::MTE1_MTE2
+           : (s == PIPE_M && d == PIPE_MTE1)   ? HardEvent::M_MTE1
+           : (s == PIPE_MTE3 && d == PIPE_MTE1) ? HardEvent::MTE3_MTE1
+           : (s == PIPE_MTE1 && d == PIPE_MTE3) ? HardEvent::MTE1_MTE3
+           : (s == PIPE_MTE1 && d == PIPE_V)   ? HardEvent::MTE1_V
+           : (s == PIPE_V && d == PIPE_MTE1)   ? HardEvent::V_MTE1
+           : (s == PIPE_MTE2 && d == PIPE_M)   ? HardEvent::MTE2_M
+           : (s == PIPE_M && d == PIPE_MTE2)   ? HardEvent::M_MTE2
+           : (s == PIPE_FIX && d == PIPE_M)    ? HardEvent::FIX_M
+           : (s == PIPE_MTE2 && d == PIPE_FIX) ? HardEvent::MTE2_FIX
+           : (s == PIPE_FIX && d == PIPE_MTE2) ? HardEvent::FIX_MTE2
+           : (s == PIPE_FIX && d == PIPE_S)    ? HardEvent::FIX_S
+           : (s == PIPE_M && d == PIPE_S)      ? HardEvent::M_S
+           : (s == PIPE_FIX && d == PIPE_MTE3) ? HardEvent::FIX_MTE3
+           : (s == PIPE_MTE1 && d == PIPE_FIX) ? HardEvent::MTE1_FIX
+           : (s == PIPE_FIX && d == PIPE_MTE1) ? HardEvent::FIX_MTE1
+           : (s == PIPE_FIX && d == PIPE_FIX)  ? HardEvent::FIX_FIX
                                                : HardEvent::V_V;
 }
 }  // namespace sim

@@ -235,6 +235,9 @@ struct CoreCtx {
     uint64_t mask_lo = FULL_MASK;
     uint64_t mask_hi = FULL_MASK;
     uint64_t cmp_mask[2] = {0, 0};  // CMPMASK register (Compare without dst, Select mode 0)
+    uint64_t deq_scale = 0;  // DEQSCALE register (SetDeqScale); deq_set: written since the launch began
+    bool deq_set = false;
+    uint64_t acc_val = 0;    // ACC register: vcadd with mode 1 (read by get_acc_val / GetAccVal)
     // atomic mode for UB->GM copies: 0 none, 1 add, 2 max, 3 min
     int atomic_op = 0;
     // scalar work of the kernel's own (instrumented) code, charged by the hooks in scalar_hooks.h

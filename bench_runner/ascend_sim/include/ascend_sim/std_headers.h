@@ -26,6 +26,7 @@
 #include <string>
 #include <sys/mman.h>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <unistd.h>
 #include <unordered_set>

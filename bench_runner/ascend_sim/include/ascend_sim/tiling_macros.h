@@ -51,12 +51,14 @@ namespace optiling {}
     void set_##field_name(const struct_type& value) { field_name = value; }   \
     struct_type& get_##field_name() { return field_name; }
 
+// Ends with its own `;`: CANN's op_host headers write both `END_TILING_DATA_DEF;` and a bare
+// `END_TILING_DATA_DEF` (NPUKernelBench GeGluGradV2); the user's `;` is then an empty declaration.
 #define END_TILING_DATA_DEF                                                                  \
     void SaveToBuffer(void* buf, size_t cap) const {                                         \
         std::memcpy(buf, static_cast<const void*>(this), sizeof(AscendSimSelf) < cap ? sizeof(AscendSimSelf) : cap); \
     }                                                                                        \
     size_t GetDataSize() const { return sizeof(AscendSimSelf); }                             \
-    }
+    };
 
 #define ASCEND_SIM_CAT2(a, b) a##b
 #define ASCEND_SIM_CAT(a, b) ASCEND_SIM_CAT2(a, b)

@@ -147,7 +147,86 @@ inline Rnd checked_mode(RoundMode m, const char* api, const SrcLoc& loc) {
     return to_rnd(m);
 }
 
+// Cast int32_t -> half ("s322fp16") goes through the DEQSCALE register on the NPU: dst =
+// half(src * scale), scale being the half in bits 0..15 written by SetDeqScale(half) (ASC
+// SetDeqScale docs, table 1). Until a kernel sets it the emulator converts plainly (scale 1):
+// the register's reset value is not documented.
+inline float deq_scale_f16(const CoreCtx& c) {
+    return c.deq_set ? half_bits_to_float(static_cast<uint16_t>(c.deq_scale & 0xFFFFu)) : 1.0f;
+}
+template <typename D, typename S>
+inline D cast_deq(S s, Rnd r, float scale) {
+    if constexpr (std::is_same<D, half>::value && std::is_same<S, int32_t>::value) {
+        return half::FromBits(double_to_half_bits(static_cast<double>(s) * static_cast<double>(scale), r));
+    } else {
+        (void)scale;
+        return cast_one<D, S>(s, r);
+    }
+}
+
 }  // namespace sim
+
+// ---- SetDeqScale: the DEQSCALE register (ASC kernel_operator_vec_vconv_intf.h) ----
+constexpr int32_t VDEQ_TENSOR_SIZE = 16;
+struct VdeqInfo {
+    __aicore__ VdeqInfo() {}
+    __aicore__ VdeqInfo(const float vdeqScaleIn[VDEQ_TENSOR_SIZE], const int16_t vdeqOffsetIn[VDEQ_TENSOR_SIZE],
+                        const bool vdeqSignModeIn[VDEQ_TENSOR_SIZE]) {
+        for (int32_t i = 0; i < VDEQ_TENSOR_SIZE; ++i) {
+            vdeqScale[i] = vdeqScaleIn[i];
+            vdeqOffset[i] = vdeqOffsetIn[i];
+            vdeqSignMode[i] = vdeqSignModeIn[i];
+        }
+    }
+    float vdeqScale[VDEQ_TENSOR_SIZE] = {0};
+    int16_t vdeqOffset[VDEQ_TENSOR_SIZE] = {0};
+    bool vdeqSignMode[VDEQ_TENSOR_SIZE] = {0};
+};
+
+namespace sim {
+// Bit layout of one 64-bit quantisation word (docs, table 1): float scale in bits 0..31, the
+// 9-bit signed offset in 37..45, signMode in bit 46.
+inline uint64_t deq_word(float scale, int16_t offset, bool sign_mode) {
+    uint32_t sb;
+    std::memcpy(&sb, &scale, 4);
+    return static_cast<uint64_t>(sb) | (static_cast<uint64_t>(static_cast<uint16_t>(offset) & 0x1FFu) << 37) |
+           (static_cast<uint64_t>(sign_mode ? 1 : 0) << 46);
+}
+inline void set_deq(uint64_t v, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
+    CoreCtx& c = enter("SetDeqScale", loc);
+    c.deq_scale = v;
+    c.deq_set = true;
+    charge_scalar(c, c.soc->issue_cycles);
+}
+}  // namespace sim
+
+// s322fp16 (Cast int32_t -> half, AddDeqRelu): a half scale in bits 0..15.
+__aicore__ inline void SetDeqScale(half scale, ASCEND_SIM_LOC) { sim::set_deq(scale.ToBits(), loc); }
+// s162b8 without vector quantisation (CastDequant): scale, 9-bit offset, sign mode.
+__aicore__ inline void SetDeqScale(float scale, int16_t offset, bool signMode, ASCEND_SIM_LOC) {
+    sim::set_deq(sim::deq_word(scale, offset, signMode), loc);
+}
+// s162b8 with vector quantisation: 16 words written to `vdeq` (128 bytes of UB), the register
+// holds its address.
+template <typename T>
+__aicore__ inline void SetDeqScale(const LocalTensor<T>& vdeq, const VdeqInfo& vdeqInfo, ASCEND_SIM_LOC) {
+    static_assert(std::is_same<T, uint64_t>::value,
+                  "Failed to check dtype in SetDeqScale, current api support dtype is uint64_t");
+    {
+        const ::AscendC::sim::ApiScope api_scope_;
+        sim::CoreCtx& c = sim::enter("SetDeqScale", loc);
+        sim::LocalView v = sim::view(vdeq, "SetDeqScale", "vdeq", loc);
+        sim::need(v, VDEQ_TENSOR_SIZE * 8, "SetDeqScale", "vdeq", loc);
+        for (int32_t i = 0; i < VDEQ_TENSOR_SIZE; ++i) {
+            const uint64_t w = sim::deq_word(vdeqInfo.vdeqScale[i], vdeqInfo.vdeqOffset[i], vdeqInfo.vdeqSignMode[i]);
+            std::memcpy(v.data + i * 8, &w, 8);
+        }
+        sim::mark_written(v, 0, VDEQ_TENSOR_SIZE * 8);
+        sim::charge_scalar(c, static_cast<uint64_t>(c.soc->ub_scalar_cycles) * VDEQ_TENSOR_SIZE, v.blk, true);
+    }
+    sim::set_deq(static_cast<uint64_t>(sim::TensorAccess::offset(vdeq)), loc);
+}
 
 #define ASCEND_SIM_CAST_CHECK()                                                                                   \
     static_assert(sim::cast_modes<T, U>() != 0,                                                                  \
@@ -161,7 +240,8 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
     const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("Cast", loc);
     const sim::Rnd r = sim::checked_mode<T, U>(roundMode, "Cast", loc);
-    sim::unary_l2("Cast", sim::VecClass::UNARY, dst, src, count, loc, [r](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_one<T, U>(a, r); });
+    const float q = sim::deq_scale_f16(*sim::tl_core);
+    sim::unary_l2("Cast", sim::VecClass::UNARY, dst, src, count, loc, [r, q](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_deq<T, U>(a, r, q); });
 }
 
 template <typename T, typename U, bool isSetMask = true>
@@ -172,9 +252,10 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
     const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("Cast", loc);
     const sim::Rnd r = sim::checked_mode<T, U>(roundMode, "Cast", loc);
+    const float q = sim::deq_scale_f16(*sim::tl_core);
     sim::unary_l0("Cast", sim::VecClass::UNARY, dst, src, isSetMask, true, 0, mask, repeatTime, repeatParams.dstBlkStride,
                   repeatParams.srcBlkStride, repeatParams.dstRepStride, repeatParams.srcRepStride, loc,
-                  [r](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_one<T, U>(a, r); });
+                  [r, q](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_deq<T, U>(a, r, q); });
 }
 
 template <typename T, typename U, bool isSetMask = true>
@@ -185,9 +266,10 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
     const ::AscendC::sim::ApiScope api_scope_;
     sim::enter("Cast", loc);
     const sim::Rnd r = sim::checked_mode<T, U>(roundMode, "Cast", loc);
+    const float q = sim::deq_scale_f16(*sim::tl_core);
     sim::unary_l0("Cast", sim::VecClass::UNARY, dst, src, isSetMask, false, mask, nullptr, repeatTime,
                   repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,
-                  repeatParams.srcRepStride, loc, [r](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_one<T, U>(a, r); });
+                  repeatParams.srcRepStride, loc, [r, q](U a, T) ASCEND_SIM_NOINSTR -> T { return sim::cast_deq<T, U>(a, r, q); });
 }
 #undef ASCEND_SIM_CAST_CHECK
 

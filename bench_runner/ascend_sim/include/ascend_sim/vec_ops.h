@@ -35,7 +35,18 @@ namespace AscendC {
         ASCEND_SIM_DTYPE_CHECK(NAME, TYPESTR, __VA_ARGS__);                                                    \
         sim::binary_l0(#NAME, sim::VecClass::KLASS, dst, src0, src1, isSetMask, false, mask, nullptr,         \
                        repeatTime, repeatParams, loc, [](T a, T b) ASCEND_SIM_NOINSTR -> T { return EXPR; });                     \
-    }
+    }                                                                                                           \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T), (T),                                                          \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+                           const int32_t& count), (dst, src0, src1, count))                                       \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isSetMask = true), (T, isSetMask),                        \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+                           uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams),    \
+                          (dst, src0, src1, mask, repeatTime, repeatParams))                                      \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isSetMask = true), (T, isSetMask),                        \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+                           uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams),      \
+                          (dst, src0, src1, mask, repeatTime, repeatParams))
 
 ASCEND_SIM_BINARY(Add, BINARY, sim::st<T>(sim::ld(a) + sim::ld(b)), "half / float / int16_t / int32_t", half, float,
                   int16_t, int32_t)
@@ -75,7 +86,18 @@ ASCEND_SIM_BINARY(Or, BINARY, static_cast<T>(a | b), "int16_t / uint16_t", int16
         sim::unary_l0(#NAME, sim::VecClass::KLASS, dst, src, isSetMask, false, mask, nullptr, repeatTime,     \
                       repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,         \
                       repeatParams.srcRepStride, loc, [](T a, T) ASCEND_SIM_NOINSTR -> T { return EXPR; });                       \
-    }
+    }                                                                                                           \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T), (T),                                                          \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count),           \
+                          (dst, src, count))                                                                      \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isSetMask = true), (T, isSetMask),                        \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[],                 \
+                           const uint8_t repeatTime, const UnaryRepeatParams& repeatParams),                      \
+                          (dst, src, mask, repeatTime, repeatParams))                                             \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isSetMask = true), (T, isSetMask),                        \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                   \
+                           const uint8_t repeatTime, const UnaryRepeatParams& repeatParams),                      \
+                          (dst, src, mask, repeatTime, repeatParams))
 
 ASCEND_SIM_UNARY(Exp, EXP_LN, sim::st<T>(std::exp(sim::ld(a))), "half / float", half, float)
 ASCEND_SIM_UNARY(Ln, EXP_LN, sim::st<T>(std::log(sim::ld(a))), "half / float", half, float)
@@ -117,7 +139,18 @@ ASCEND_SIM_UNARY(Not, UNARY, static_cast<T>(~a), "int16_t / uint16_t", int16_t, 
         sim::unary_l0(#NAME, sim::VecClass::KLASS, dst, src, isSetMask, false, mask, nullptr, repeatTime,     \
                       repeatParams.dstBlkStride, repeatParams.srcBlkStride, repeatParams.dstRepStride,         \
                       repeatParams.srcRepStride, loc, [s](T a, T) ASCEND_SIM_NOINSTR -> T { return EXPR; });                      \
-    }
+    }                                                                                                           \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isSetMask = true), (T, isSetMask),                        \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,            \
+                           const int32_t& count), (dst, src, scalarValue, count))                                 \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isSetMask = true), (T, isSetMask),                        \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,            \
+                           uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams& repeatParams),     \
+                          (dst, src, scalarValue, mask, repeatTime, repeatParams))                                \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isSetMask = true), (T, isSetMask),                        \
+                          (const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,            \
+                           uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& repeatParams),       \
+                          (dst, src, scalarValue, mask, repeatTime, repeatParams))
 
 ASCEND_SIM_SCALAR(Adds, UNARY, sim::st<T>(sim::ld(a) + sim::ld(s)), "half / float / int16_t / int32_t", half, float,
                   int16_t, int32_t)

@@ -76,9 +76,12 @@ class Matmul {
                                               AT, BT>(),
                   "Failed to check dtype in Matmul, current api support A / B dtype combination is half / half, "
                   "bfloat16_t / bfloat16_t, float / float, int8_t / int8_t");
-    static_assert(A_TYPE::pos == AscendC::TPosition::GM && B_TYPE::pos == AscendC::TPosition::GM &&
-                      C_TYPE::pos == AscendC::TPosition::GM,
-                  "ascend_sim: this Matmul emulation takes A, B and C in global memory (TPosition::GM)");
+    static_assert(A_TYPE::pos == AscendC::TPosition::GM && B_TYPE::pos == AscendC::TPosition::GM,
+                  "ascend_sim: this Matmul emulation takes A and B in global memory (TPosition::GM)");
+    static_assert(C_TYPE::pos == AscendC::TPosition::GM || C_TYPE::pos == AscendC::TPosition::VECIN ||
+                      C_TYPE::pos == AscendC::TPosition::VECOUT || C_TYPE::pos == AscendC::TPosition::VECCALC,
+                  "ascend_sim: this Matmul emulation takes C in global memory or in the Unified Buffer "
+                  "(TPosition::GM / VECIN / VECOUT / VECCALC)");
 
   public:
     __aicore__ inline Matmul() = default;
@@ -145,6 +148,7 @@ class Matmul {
     __aicore__ inline void ClearBias() { hasBias_ = false; }
 
     // All of this core's C at once.
+    template <bool sync = true>
     __aicore__ inline void IterateAll(const AscendC::GlobalTensor<CT>& gm, uint8_t enAtomic = 0,
                                       bool enSequentialWrite = false, bool waitIterateAll = false,
                                       bool fakeMsg = false, ASCEND_SIM_LOC) {
@@ -159,7 +163,24 @@ class Matmul {
         Restart();
     }
 
+    // All of this core's C into the Unified Buffer (C in VECIN / VECCALC / VECOUT), row-major
+    // singleCoreM x singleCoreN.
+    template <bool sync = true>
+    __aicore__ inline void IterateAll(const AscendC::LocalTensor<CT>& ubCmatrix, uint8_t enAtomic = 0, ASCEND_SIM_LOC) {
+        Check("Matmul::IterateAll", loc);
+        CT* ub = UbOut(ubCmatrix, static_cast<uint64_t>(sm_) * sn_, enAtomic != 0, "Matmul::IterateAll", loc);
+        const int mb = Ceil(sm_, t_.baseM), nb = Ceil(sn_, t_.baseN);
+        for (int i = 0; i < mb; ++i) {
+            for (int j = 0; j < nb; ++j) {
+                Block(dummy_gm_, i, j, enAtomic != 0, "Matmul::IterateAll", loc, false,
+                      ub + static_cast<uint64_t>(i) * t_.baseM * sn_ + static_cast<uint64_t>(j) * t_.baseN, sn_);
+            }
+        }
+        Restart();
+    }
+
     // One base block (baseM x baseN) per call, N fastest (iterateOrder 1: M fastest).
+    template <bool sync = true>
     __aicore__ inline bool Iterate(bool enPartialSum = false, ASCEND_SIM_LOC) {
         (void)enPartialSum;
         Check("Matmul::Iterate", loc);
@@ -171,6 +192,7 @@ class Matmul {
         cur_ = iter_++;
         return true;
     }
+    template <bool sync = true>
     __aicore__ inline void GetTensorC(const AscendC::GlobalTensor<CT>& gm, uint8_t enAtomic = 0,
                                       bool enSequentialWrite = false, ASCEND_SIM_LOC) {
         Check("Matmul::GetTensorC", loc);
@@ -193,6 +215,32 @@ class Matmul {
         }
         cur_ = -1;
     }
+    // The current block into the Unified Buffer as a baseM x baseN row-major tile (a tail block
+    // keeps the baseN row stride). On 910B the AIC's Fixpipe cannot reach UB: the block goes
+    // through a GM workspace and MTE2 brings it in, which is charged too.
+    template <bool sync = true>
+    __aicore__ inline void GetTensorC(const AscendC::LocalTensor<CT>& co2Local, uint8_t enAtomic = 0,
+                                      bool enSequentialWrite = false, ASCEND_SIM_LOC) {
+        (void)enSequentialWrite;
+        Check("Matmul::GetTensorC", loc);
+        if (cur_ < 0) {
+            AscendC::sim::fail("QUE_ORDER", "Matmul::GetTensorC", loc, "GetTensorC without a successful Iterate()");
+        }
+        int i, j;
+        Current(i, j);
+        CT* ub = UbOut(co2Local, static_cast<uint64_t>(t_.baseM) * t_.baseN, enAtomic != 0, "Matmul::GetTensorC", loc);
+        Block(dummy_gm_, i, j, enAtomic != 0, "Matmul::GetTensorC", loc, false, ub, t_.baseN);
+        cur_ = -1;
+    }
+    // Both: the block to gm (at its place in C) and to co2Local.
+    template <bool sync = true>
+    __aicore__ inline void GetTensorC(const AscendC::GlobalTensor<CT>& gm, const AscendC::LocalTensor<CT>& co2Local,
+                                      uint8_t enAtomic = 0, bool enSequentialWrite = false, ASCEND_SIM_LOC) {
+        const int saved = cur_;
+        GetTensorC(gm, enAtomic, enSequentialWrite, loc);
+        cur_ = saved;
+        GetTensorC(co2Local, enAtomic, enSequentialWrite, loc);
+    }
     __aicore__ inline void End() { Restart(); }
     __aicore__ inline void SetHF32(bool enable = false, int32_t mode = 0) {
         (void)enable;
@@ -201,6 +249,28 @@ class Matmul {
 
   private:
     static int Ceil(int a, int b) { return (a + b - 1) / b; }
+    void Current(int& i, int& j) const {
+        const int mb = Ceil(sm_, t_.baseM), nb = Ceil(sn_, t_.baseN);
+        if (t_.iterateOrder == 1) {
+            i = cur_ % mb;
+            j = cur_ / mb;
+        } else {
+            i = cur_ / nb;
+            j = cur_ % nb;
+        }
+    }
+    // Checks a UB destination of `elems` elements (position, alignment, room); with enAtomic its
+    // old contents are read, so they must have been written.
+    CT* UbOut(const AscendC::LocalTensor<CT>& t, uint64_t elems, bool atomic, const char* api,
+              const AscendC::sim::SrcLoc& loc) {
+        using namespace AscendC::sim;
+        const ::AscendC::sim::ApiScope api_scope_;
+        LocalView v = view(t, api, "C (LocalTensor)", loc);
+        need(v, elems * sizeof(CT), api, "C (LocalTensor)", loc);
+        if (atomic) check_init(v, 0, elems * sizeof(CT), api, "C (LocalTensor)", loc);
+        ub_view_ = v;
+        return reinterpret_cast<CT*>(v.data);
+    }
     void Restart() {
         iter_ = 0;
         cur_ = -1;
@@ -223,7 +293,7 @@ class Matmul {
 
     // Computes block (i, j) of this core's C and writes it (dense: at gm as a baseM x baseN tile).
     void Block(const AscendC::GlobalTensor<CT>& gm, int bi, int bj, bool atomic, const char* api,
-               const AscendC::sim::SrcLoc& loc, bool dense = false) {
+               const AscendC::sim::SrcLoc& loc, bool dense = false, CT* ub = nullptr, uint64_t ub_stride = 0) {
         using namespace AscendC::sim;
         const ::AscendC::sim::ApiScope api_scope_;
         CoreCtx& c = enter(api, loc);
@@ -271,18 +341,30 @@ class Matmul {
                 }
                 const uint64_t idx = dense ? static_cast<uint64_t>(i) * t_.baseN + j
                                            : static_cast<uint64_t>(m0 + i) * orgN_ + n0 + j;
-                CT* dst = gm.GetPhyAddr(idx);
-                check_gm(dst, sizeof(CT), true, api, loc);
+                CT* dst = ub ? ub + static_cast<uint64_t>(i) * ub_stride + j : gm.GetPhyAddr(idx);
+                if (!ub) check_gm(dst, sizeof(CT), true, api, loc);
                 if (atomic) out += detail::load(*dst);
                 if constexpr (std::is_same<CT, int32_t>::value) {
                     *dst = static_cast<int32_t>(out);
                 } else {
                     *dst = from_f<CT>(static_cast<float>(out));
                 }
-                gm_mark(dst, sizeof(CT));  // byte accounting: a modelled (Fixpipe) write
+                if (ub) {
+                    mark_written(ub_view_, reinterpret_cast<uint8_t*>(dst) - ub_view_.data, sizeof(CT));
+                } else {
+                    gm_mark(dst, sizeof(CT));  // byte accounting: a modelled (Fixpipe) write
+                }
             }
         }
         Charge(c, ml, nl, kl, loc);
+        if (ub) {  // GM workspace -> UB on the vector core (MTE2)
+            const uint64_t out = static_cast<uint64_t>(ml) * nl * sizeof(CT);
+            c.gm_read += out;
+            pipe_wait(c, Pipe::MTE2, c.pipe_free[static_cast<int>(Pipe::FIX)]);
+            const uint64_t cyc = c.soc->mte2_latency + static_cast<uint64_t>(std::ceil(out / c.mte2_bpc)) +
+                                 static_cast<uint64_t>(ml > 1 ? ml - 1 : 0) * c.soc->burst_overhead;
+            charge(c, Pipe::MTE2, cyc, "Matmul(GetTensorC)", loc, {{ub_view_.blk, true}});
+        }
         // GM lines the block reads (for the L2 / HBM bounds)
         if (!transA_) {
             for (int i = 0; i < ml; ++i) l2_touch(A + static_cast<uint64_t>(m0 + i) * orgKa_, sizeof(AT) * kl);
@@ -338,6 +420,8 @@ class Matmul {
     AscendC::GlobalTensor<AT> a_;
     AscendC::GlobalTensor<BT> b_;
     AscendC::GlobalTensor<BiasT> bias_;
+    AscendC::GlobalTensor<CT> dummy_gm_;  // unused target of the UB paths
+    AscendC::sim::LocalView ub_view_{};
     int orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
     int sm_ = 0, sn_ = 0, sk_ = 0;
     int iter_ = 0, cur_ = -1;
