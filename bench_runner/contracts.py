@@ -39,7 +39,9 @@ SCHEMA_VERSION = 2
 #: The judging rules' version, part of every cache key: bump it when judging changes
 #: (tolerances, trial counts, verdict or category rules) so cached results expire.
 #: 1.2.0: scalar work charged, device-code poison, byte accounting, traffic bound (issue #16).
-EVALUATOR_VERSION = "1.2.0"
+#: 1.3.0: token rules on preprocessor output, no load-time kernel code, bounded results (#16); the
+#:        public-AscendC surface, per-SoC __CCE_AICORE__, force-included PCH (#18).
+EVALUATOR_VERSION = "1.3.0"
 #: A speedup above this is flagged (``suspicious``, flag ``suspicious_speedup``) for review.
 SUSPICIOUS_SPEEDUP = 10.0
 #: Flags that make a passing result ``suspicious`` (never ranked until reviewed), whatever its
