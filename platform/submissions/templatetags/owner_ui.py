@@ -9,6 +9,7 @@ import json
 from django import template
 from django.conf import settings
 
+from accounts import tiers
 from submissions.forms import ModelForm, RunForm
 from submissions.intake import MAX_SOURCE_BYTES, budget_of, max_pending
 from submissions.selectors import llms_of, pending_count, runs_of
@@ -23,6 +24,7 @@ def owner_limits(user) -> dict:
         "pending": pending_count(user),
         "max_pending": max_pending(user),
         "budget": budget_of(user),
+        "allowance": tiers.allowance(user),
         "batch_max": settings.AKGEN_API_BATCH_MAX,
         "max_source_kib": MAX_SOURCE_BYTES // 1024,
         "max_request_mib": round(settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024), 1),

@@ -114,3 +114,15 @@ def test_the_scheduler_serves_who_burnt_least_worker_time_not_fewest_evaluations
         queued[who.username] = Evaluation.objects.create(submission=sub, enqueued_at=at if who == bomber else timezone.now())
     claim = pipeline.evaluation_claim_fair(toolchain="cpu-sim", worker="w")
     assert claim.evaluation_id == queued["busy"].pk  # 6 s burnt beats 110 s, though the bomber waited longer
+
+
+@pytest.mark.django_db
+def test_the_profile_shows_worker_time_and_tier(client, user, task, settings):
+    _burnt(task, user, [90.0])
+    client.force_login(user)
+    page = client.get("/accounts/profile/").content.decode()
+    assert 'data-testid="worker-time">2<' in page and "/ 30 min" in page  # 90 s of 1800 s, rounded
+    assert "new account" in page
+    Group.objects.get_or_create(name=tiers.TRUSTED_GROUP)[0].user_set.add(user)
+    page = client.get("/accounts/profile/").content.decode()
+    assert "trusted account" in page and "/ 240 min" in page
