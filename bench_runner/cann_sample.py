@@ -86,8 +86,29 @@ class SampleResult:
                 "report": summary}
 
 
+#: A file holding kernels and the host main() both (asc-devkit's direct-launch ``.asc`` examples):
+#: its host part is ordinary C++, so the device-code poison is left out (kernel_operator.h) and
+#: this tool says so. Only `akgen sample run` and the survey build such files; a judged kernel
+#: cannot ask for it (static_check refuses ASCEND_SIM_ names, and the harness owns main()).
+MIXED_TU_FLAG = "-DASCEND_SIM_MIXED_TU"
+_MAIN = re.compile(r"^\s*(?:int|int32_t|auto)\s+main\s*\(", re.M)
+
+
+def is_mixed(text: str) -> bool:
+    """True for a file that defines the host ``main`` (as well as kernels)."""
+    return _MAIN.search(source_rewrite.code_mask(text)) is not None
+
+
 def classify(folder: Path, source: Path) -> str:
-    """``"kernel"`` if the file (or a header of the folder it includes) includes kernel_operator.h."""
+    """``"kernel"`` if the file (or a header of the folder it includes) includes kernel_operator.h,
+    ``"mixed"`` if it also defines ``main``, else ``"host"``."""
+    kind = _classify(folder, source)
+    if kind == "kernel" and is_mixed(source.read_text(encoding="utf-8", errors="replace")):
+        return "mixed"
+    return kind
+
+
+def _classify(folder: Path, source: Path) -> str:
     seen: set[Path] = set()
     todo = [source]
     while todo:
@@ -239,6 +260,8 @@ def _build(job: sandbox.JobDir, sources: list[Path], kinds: dict[str, str]) -> S
         argv.insert(1, "-c")
         if kinds[src.name] == "host":  # host code is not the kernel's scalar work
             argv = [a for a in argv if a not in build.INSTRUMENT_FLAGS]
+        elif kinds[src.name] == "mixed":  # no device-code poison: main() is host code
+            argv.insert(2, MIXED_TU_FLAG)
         if src.suffix == ".asc":
             i = argv.index(str(src))
             argv[i:i + 1] = ["-x", "c++", str(src), "-x", "none"]

@@ -81,6 +81,7 @@ if str(REPO_ROOT) not in sys.path:  # measure the tree this script lives in, not
 
 from bench_runner import sandbox  # noqa: E402
 from bench_runner.ascend_sim import build as default_build  # noqa: E402
+from bench_runner.cann_sample import MIXED_TU_FLAG, is_mixed  # noqa: E402
 
 MANIFEST = Path(__file__).resolve().with_name("survey_corpus.toml")
 COMPILE_TIMEOUT_S = 300.0
@@ -336,8 +337,10 @@ def _asc(family: str, rel: str, path: Path) -> Item:
                                       if (folder / "scripts" / "verify_result.py").is_file() else None)
         spec = RunSpec(cwd, g, v)
     has_main = bool(_MAIN.search(_read(path)))
+    # kernel and host main() in one file: built as `akgen sample run` builds it (no device poison)
+    defines = [MIXED_TU_FLAG] if is_mixed(_read(path)) else []
     return Item(family, "asc", rel, folder, [path.name], link=has_main, include_dirs=["."], run=spec if has_main else None,
-                kernel_file=None)
+                kernel_file=None, defines=defines)
 
 
 def _mkb_prompt(family: str, rel: str, path: Path) -> Item | None:

@@ -22,6 +22,7 @@ from bench_runner.ascend_sim.source_rewrite import LAUNCH_FN, code_mask, rewrite
 FIXTURES = Path(__file__).parent / "fixtures" / "cann_samples"
 SAMPLE = FIXTURES / "add_cpu_debug"
 DIRECT = FIXTURES / "add_direct_launch"
+SINGLE = FIXTURES / "scale_single_file"
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
 
@@ -493,3 +494,31 @@ def test_assert_in_a_kernel_is_a_crash_finding_at_its_line(tmp_path: Path) -> No
     bad = subprocess.run([str(prog), "fail"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 3
     assert "CRASH" in bad.stderr and f"k.cpp:{line}]" in bad.stderr and "Core_3" in bad.stderr
+
+
+@needs_gxx
+def test_single_file_source_with_host_main_runs_with_one_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """asc-devkit's layout: kernel and host main() in one .asc file, cpu_debug_launch.h, <<<>>>.
+    The host part uses <vector>/<iostream> after kernel_operator.h, so the file is built as a
+    mixed translation unit (no device-code poison) and the kernel still runs on emulated cores."""
+    rc = cli.main(["sample", "run", str(SINGLE)])
+    text = capsys.readouterr().out
+    assert rc == 0, text
+    assert "scale.asc (mixed)" in text and "scale: all 4096 of 4096 right" in text
+    assert "kernel scale_kernel: block_dim 4" in text
+
+
+def test_mixed_is_a_file_with_kernels_and_main() -> None:
+    assert cann_sample.classify(SINGLE, SINGLE / "scale.asc") == "mixed"
+    assert cann_sample.classify(SAMPLE, SAMPLE / "add_custom.cpp") == "kernel"
+    assert cann_sample.classify(SAMPLE, SAMPLE / "main.cpp") == "host"
+    assert not cann_sample.is_mixed("// int main() in a comment\nvoid k() {}\n")
+
+
+def test_a_judged_kernel_cannot_switch_the_device_rules_off() -> None:
+    """Only sample runs set the mixed flag; a submission that defines it is refused."""
+    from bench_runner.evaluate import evaluate
+
+    src = "#define ASCEND_SIM_MIXED_TU 1\n" + (SAMPLE / "add_custom.cpp").read_text()
+    r = evaluate("add_fp16_static", src, use_cache=False, baseline=False)
+    assert r.verdict.value == "sandbox_violation", r.reason

@@ -38,8 +38,13 @@
 #include "ascend_sim/noinstr_end.h"
 #endif  // ASCEND_SIM_KERNEL_OPERATOR_H
 // Last: from here on, host-library names are compile errors in the kernel (device_code.h).
+// Not in the precompiled prelude, and not in a file that holds a host main() as well
+// (ASCEND_SIM_MIXED_TU, set by `akgen sample run` for single-file direct-launch sources: their
+// host code is ordinary C++). Judged kernels never get it: static_check refuses ASCEND_SIM_ names.
 #ifndef ASCEND_SIM_PCH_PRELUDE
+#ifndef ASCEND_SIM_MIXED_TU
 #include "ascend_sim/device_code.h"
+#endif
 // CANN's op build generates the kernel's copy of each op_host tiling struct at global scope
 // (kernels write `const ForeachCommonTilingData* t`, not optiling::); here the kernel sees the
 // op_host definitions themselves, which live in namespace optiling: make their names visible

@@ -175,5 +175,10 @@ void __asan_storeN_noabort(uintptr_t a, size_t n) { AscendC::sim::scalar_access(
 void __asan_loadN(uintptr_t a, size_t n) { AscendC::sim::scalar_access(a, n, false); }
 void __asan_storeN(uintptr_t a, size_t n) { AscendC::sim::scalar_access(a, n, true); }
 void __asan_handle_no_return() {}
+// Dynamic initialisation in an instrumented TU calls these. Kernel files may have none (the
+// cpu-sim toolchain refuses kernel.o with init sections before linking); a single-file sample's
+// host part (<iostream>) may.
+void __asan_before_dynamic_init(const char*) {}
+void __asan_after_dynamic_init() {}
 }
 #endif
