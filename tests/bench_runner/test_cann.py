@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from bench_runner import launcher, tasks
+from bench_runner.ascend_sim import build
 from bench_runner.toolchains.cann import Cann, npu_arch
 from tests.bench_runner.conftest import write_task
 
-ACL_STUB = Path(__file__).parent / "fixtures" / "acl_stub"
+#: The AscendCL header the NPU harness includes: cpu-sim's own acl/acl.h (the same API, on host memory).
+ACL_INCLUDE = build.include_dir()
 
 
 @pytest.fixture
@@ -73,7 +75,7 @@ def test_npu_driver_is_well_formed_cpp(tmp_path: Path) -> None:
                    "int main(int argc, char** argv) { akgen_npu::Driver d(argc, argv);\n"
                    "  while (d.next_trial()) { d.prepare(); auto launch = [&] { kernel(d.gm(\"x\")); };\n"
                    "  launch(); d.sync(); d.finish_trial(launch); } return d.done(); }\n")
-    done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", f"-I{ACL_STUB}",
+    done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", f"-I{ACL_INCLUDE}",
                            f"-I{launcher.HARNESS_DIR}", str(src)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
