@@ -34,6 +34,7 @@
 #include "ascend_sim/sort_api.h"
 #include "ascend_sim/tiling.h"
 #include "ascend_sim/misc.h"
+#include "ascend_sim/vec_transpose.h"
 #include "ascend_sim/compat.h"
 #include "ascend_sim/noinstr_end.h"
 #endif  // ASCEND_SIM_KERNEL_OPERATOR_H
@@ -44,6 +45,9 @@
 #ifndef ASCEND_SIM_PCH_PRELUDE
 #ifndef ASCEND_SIM_MIXED_TU
 #include "ascend_sim/device_code.h"
+#else
+// The host part of a single-file source sees what CANN's CPU-mode headers bring along (std::cout).
+#include <iostream>
 #endif
 // CANN's op build generates the kernel's copy of each op_host tiling struct at global scope
 // (kernels write `const ForeachCommonTilingData* t`, not optiling::); here the kernel sees the

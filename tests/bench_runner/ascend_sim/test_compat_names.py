@@ -236,6 +236,22 @@ def test_accepted_spellings(sim):
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
+def test_global_names_without_using_namespace(sim):
+    """asc-devkit's examples call GetTPipePtr / GetSysWorkSpacePtr unqualified without `using
+    namespace AscendC` (CANN declares them at global scope) and mark the Matmul workspace
+    parameter __kfc_workspace__."""
+    src = r"""
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void k(__kfc_workspace__ __gm__ uint8_t* x, GM_ADDR z) {
+    AscendC::TPipe pipe;
+    AscendC::TPipe* p = GetTPipePtr();
+    if (p != &pipe || GetSysWorkSpacePtr() == nullptr) { AscendC::Trap(); }
+}
+"""
+    proc, _ = sim.compile(src, args=2)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
 def test_tbufpool_ranges_are_reused(sim, cn):
     x, run = go(sim, cn, 12)
     assert run.returncode == 0, run.stderr
@@ -254,3 +270,28 @@ def test_tbufpool_overflow(sim, cn):
     _, run = go(sim, cn, 14)
     assert run.returncode == 3 and run.codes("error") == ["UB_OVERFLOW"]
     assert "more than its 2048 bytes" in run.stderr
+
+
+def test_matmul_tiling_enable_bias_is_set_bias(tmp_path):
+    """EnableBias, the newer name of MultiCoreMatmulTiling::SetBias, as CANN's examples call it."""
+    import subprocess
+
+    from bench_runner.ascend_sim import build
+
+    src = tmp_path / "host.cpp"
+    src.write_text('#include "tiling/tiling_api.h"\n#include <cstdio>\n'
+                   "int main() { matmul_tiling::MultiCoreMatmulTiling a, b;\n"
+                   "  int r = a.EnableBias(true) | b.SetBias(true);\n"
+                   "  using namespace matmul_tiling;\n"
+                   "  for (auto* t : {&a, &b}) { t->SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);\n"
+                   "    t->SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);\n"
+                   "    t->SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT); }\n"
+                   "  optiling::TCubeTiling ta, tb; a.SetDim(1); b.SetDim(1); a.SetShape(32, 32, 32); b.SetShape(32, 32, 32);\n"
+                   "  a.SetOrgShape(32, 32, 32); b.SetOrgShape(32, 32, 32); a.GetTiling(ta); b.GetTiling(tb);\n"
+                   "  std::printf(\"%d %d %d\\n\", r, ta.get_isBias(), tb.get_isBias()); return 0; }\n")
+    exe = tmp_path / "host"
+    proc = subprocess.run(["g++", "-std=c++17", f"-I{build.include_dir()}", str(src), "-o", str(exe)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = subprocess.run([str(exe)], capture_output=True, text=True).stdout.split()
+    assert out == ["0", "1", "1"], out

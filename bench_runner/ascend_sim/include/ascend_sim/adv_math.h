@@ -81,57 +81,180 @@ inline T pow_elem(T a, T b) {
     static_assert(sim::OneOf<T, half, float>::value,                                                            \
                   "Failed to check dtype in " #NAME ", current api support dtype is half / float")
 
-// Declares the four forms (with / without sharedTmpBuffer, with / without calCount) of an
-// element-wise high-level API.
-#define ASCEND_SIM_ADV_UNARY(NAME, TPL, FIRST, REST, EXPR)                                                         \
-    template <typename T, bool isReuseSource = false TPL>                                                          \
+// Declares the calCount forms (with / without sharedTmpBuffer) of an element-wise high-level API,
+// each with its ASCEND_SIM_EXACT_FORM companion: NPUKernelBench's foreach kernels pass
+// `Sin<half, false>` where `void (const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t)`
+// is asked for. TPL: extra template parameters, parenthesised; TARG: the same as arguments.
+#define ASCEND_SIM_ADV_UNARY_COUNT(NAME, TPL, TARG, FIRST, REST, EXPR)                                             \
+    template <typename T, bool isReuseSource = false ASCEND_SIM_UNPAREN TPL>                                                          \
     __aicore__ inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                  \
                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, ASCEND_SIM_LOC) { \
         ASCEND_SIM_ADV_F(NAME);                                                                                    \
-        sim::adv_unary(#NAME, dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc, FIRST, REST,                  \
+        sim::adv_unary(#NAME, dstTensor, srcTensor, &sharedTmpBuffer, calCount, loc, FIRST,                       \
+                       {ASCEND_SIM_UNPAREN REST},                                                                  \
                        [](T a) ASCEND_SIM_NOINSTR -> T { return EXPR; });                                          \
     }                                                                                                              \
-    template <typename T, bool isReuseSource = false TPL>                                                          \
+    template <typename T, bool isReuseSource = false ASCEND_SIM_UNPAREN TPL>                                                          \
     __aicore__ inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                  \
                                 const uint32_t calCount, ASCEND_SIM_LOC) {                                         \
         ASCEND_SIM_ADV_F(NAME);                                                                                    \
-        sim::adv_unary(#NAME, dstTensor, srcTensor, nullptr, calCount, loc, FIRST, REST,                           \
+        sim::adv_unary(#NAME, dstTensor, srcTensor, nullptr, calCount, loc, FIRST, {ASCEND_SIM_UNPAREN REST},      \
                        [](T a) ASCEND_SIM_NOINSTR -> T { return EXPR; });                                          \
     }                                                                                                              \
-    template <typename T, bool isReuseSource = false TPL>                                                          \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isReuseSource = false ASCEND_SIM_UNPAREN TPL), (T, isReuseSource ASCEND_SIM_UNPAREN TARG),      \
+                          (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                       \
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount),                  \
+                          (dstTensor, srcTensor, sharedTmpBuffer, calCount))                                       \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isReuseSource = false ASCEND_SIM_UNPAREN TPL), (T, isReuseSource ASCEND_SIM_UNPAREN TARG),      \
+                          (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount), \
+                          (dstTensor, srcTensor, calCount))
+// ... and the whole-tensor forms (calCount = dst's size), also with companions.
+#define ASCEND_SIM_ADV_UNARY_WHOLE(NAME, TPL, TARG)                                                                \
+    template <typename T, bool isReuseSource = false ASCEND_SIM_UNPAREN TPL>                                                          \
     __aicore__ inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                  \
                                 const LocalTensor<uint8_t>& sharedTmpBuffer, ASCEND_SIM_LOC) {                     \
-        ASCEND_SIM_ADV_F(NAME);                                                                                    \
-        sim::adv_unary(#NAME, dstTensor, srcTensor, &sharedTmpBuffer, sim::whole(dstTensor), loc, FIRST, REST,     \
-                       [](T a) ASCEND_SIM_NOINSTR -> T { return EXPR; });                                          \
+        NAME<T, isReuseSource ASCEND_SIM_UNPAREN TARG>(dstTensor, srcTensor, sharedTmpBuffer, sim::whole(dstTensor), loc);            \
     }                                                                                                              \
-    template <typename T, bool isReuseSource = false TPL>                                                          \
+    template <typename T, bool isReuseSource = false ASCEND_SIM_UNPAREN TPL>                                                          \
     __aicore__ inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, ASCEND_SIM_LOC) { \
-        ASCEND_SIM_ADV_F(NAME);                                                                                    \
-        sim::adv_unary(#NAME, dstTensor, srcTensor, nullptr, sim::whole(dstTensor), loc, FIRST, REST,              \
-                       [](T a) ASCEND_SIM_NOINSTR -> T { return EXPR; });                                          \
-    }
+        NAME<T, isReuseSource ASCEND_SIM_UNPAREN TARG>(dstTensor, srcTensor, sim::whole(dstTensor), loc);                             \
+    }                                                                                                              \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isReuseSource = false ASCEND_SIM_UNPAREN TPL), (T, isReuseSource ASCEND_SIM_UNPAREN TARG),      \
+                          (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                       \
+                           const LocalTensor<uint8_t>& sharedTmpBuffer),                                           \
+                          (dstTensor, srcTensor, sharedTmpBuffer))                                                 \
+    ASCEND_SIM_EXACT_FORM(void, NAME, (typename T, bool isReuseSource = false ASCEND_SIM_UNPAREN TPL), (T, isReuseSource ASCEND_SIM_UNPAREN TARG),      \
+                          (const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor), (dstTensor, srcTensor))
+// All four forms (with / without sharedTmpBuffer, with / without calCount).
+#define ASCEND_SIM_ADV_UNARY(NAME, TPL, TARG, FIRST, REST, EXPR)                                                   \
+    ASCEND_SIM_ADV_UNARY_COUNT(NAME, TPL, TARG, FIRST, REST, EXPR)                                                 \
+    ASCEND_SIM_ADV_UNARY_WHOLE(NAME, TPL, TARG)
 
-#define ASCEND_SIM_NO_TPL
-#define ASCEND_SIM_TANH_TPL , const TanhConfig& config = DEFAULT_TANH_CONFIG
-#define ASCEND_SIM_PASSES(...) {__VA_ARGS__}
+// Extra template parameters / arguments, parenthesised (they hold commas).
+#define ASCEND_SIM_NO_TPL ()
+#define ASCEND_SIM_TANH_TPL (, const TanhConfig& config = DEFAULT_TANH_CONFIG)
+#define ASCEND_SIM_TANH_TARG (, config)
+// Parenthesised so the list survives being forwarded through another macro; unwrapped at use.
+#define ASCEND_SIM_PASSES(...) (__VA_ARGS__)
 
 // Sigmoid = Muls(-1), Exp, Adds(1), Div
-ASCEND_SIM_ADV_UNARY(Sigmoid, ASCEND_SIM_NO_TPL, sim::VecClass::UNARY,
+ASCEND_SIM_ADV_UNARY(Sigmoid, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, sim::VecClass::UNARY,
                      ASCEND_SIM_PASSES(sim::VecClass::EXP_LN, sim::VecClass::UNARY, sim::VecClass::DIV),
                      sim::st<T>(1.0f / (1.0f + std::exp(-sim::ld(a)))))
 // Tanh = Muls(2), Exp, Adds(-1), Adds(1), Div
-ASCEND_SIM_ADV_UNARY(Tanh, ASCEND_SIM_TANH_TPL, sim::VecClass::UNARY,
+ASCEND_SIM_ADV_UNARY(Tanh, ASCEND_SIM_TANH_TPL, ASCEND_SIM_TANH_TARG, sim::VecClass::UNARY,
                      ASCEND_SIM_PASSES(sim::VecClass::EXP_LN, sim::VecClass::UNARY, sim::VecClass::UNARY,
                                        sim::VecClass::DIV),
                      sim::st<T>(std::tanh(sim::ld(a))))
 // Sign = two compares and selects
-ASCEND_SIM_ADV_UNARY(Sign, ASCEND_SIM_NO_TPL, sim::VecClass::CMPS,
+ASCEND_SIM_ADV_UNARY(Sign, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, sim::VecClass::CMPS,
                      ASCEND_SIM_PASSES(sim::VecClass::BINARY, sim::VecClass::CMPS, sim::VecClass::BINARY),
                      sim::st<T>(sim::ld(a) > 0 ? 1.0f : (sim::ld(a) < 0 ? -1.0f : 0.0f)))
+
+// ---- Trigonometric, hyperbolic, error-function and rounding APIs (asc-devkit
+// include/adv_api/math/{sin,cos,tan,asin,acos,atan,sinh,cosh,asinh,acosh,atanh,erf,erfc,trunc,frac,
+// floor,ceil,round}.h, the Atlas A2 (__NPU_ARCH__ 2201) branch: template <typename T, bool
+// isReuseSource = false>, half / float). Values: the libm function in float, rounded to T. The
+// pass lists are the instruction sequences the APIs expand to [model: range reduction, Horner
+// polynomial steps (Mul + Adds each), sign fix-ups; CANN's exact sequences are not public].
+#define ASCEND_SIM_V(K) sim::VecClass::K
+#define ASCEND_SIM_HORNER4 ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY), \
+    ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY)
+// Range reduction by pi (Muls, round Cast, three-part Cody-Waite Mul/Sub), x^2, polynomial, x*p,
+// sign of the period.
+#define ASCEND_SIM_TRIG_REST ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(BINARY), \
+    ASCEND_SIM_V(BINARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_HORNER4, ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY), \
+    ASCEND_SIM_V(BINARY))
+// Sin / Cos: the sequence above (Cos adds pi/2 first).
+ASCEND_SIM_ADV_UNARY(Sin, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY), ASCEND_SIM_TRIG_REST,
+                     sim::st<T>(std::sin(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY(Cos, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY), ASCEND_SIM_TRIG_REST,
+                     sim::st<T>(std::cos(sim::ld(a))))
+// Tan: range reduction, numerator and denominator polynomials, Div.
+ASCEND_SIM_ADV_UNARY(Tan, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(BINARY),
+                                       ASCEND_SIM_V(BINARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_HORNER4,
+                                       ASCEND_SIM_HORNER4, ASCEND_SIM_V(BINARY), ASCEND_SIM_V(DIV)),
+                     sim::st<T>(std::tan(sim::ld(a))))
+// Asin / Acos: |x|, polynomial on [0, 0.5], sqrt((1 - |x|) / 2) branch, select, sign (Acos:
+// pi/2 - asin).
+#define ASCEND_SIM_ASIN_REST ASCEND_SIM_PASSES(ASCEND_SIM_V(BINARY), ASCEND_SIM_HORNER4, ASCEND_SIM_V(BINARY), \
+    ASCEND_SIM_V(UNARY), ASCEND_SIM_V(SQRT), ASCEND_SIM_V(CMPS), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(BINARY))
+ASCEND_SIM_ADV_UNARY(Asin, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY), ASCEND_SIM_ASIN_REST,
+                     sim::st<T>(std::asin(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY(Acos, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(BINARY), ASCEND_SIM_HORNER4, ASCEND_SIM_V(BINARY),
+                                       ASCEND_SIM_V(UNARY), ASCEND_SIM_V(SQRT), ASCEND_SIM_V(CMPS),
+                                       ASCEND_SIM_V(BINARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY)),
+                     sim::st<T>(std::acos(sim::ld(a))))
+// Atan: |x|, 1/|x| for |x| > 1 (Div, compare, select), polynomial, pi/2 - r, sign.
+ASCEND_SIM_ADV_UNARY(Atan, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(DIV), ASCEND_SIM_V(CMPS), ASCEND_SIM_V(BINARY),
+                                       ASCEND_SIM_V(BINARY), ASCEND_SIM_HORNER4, ASCEND_SIM_V(BINARY),
+                                       ASCEND_SIM_V(UNARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(BINARY)),
+                     sim::st<T>(std::atan(sim::ld(a))))
+// Sinh / Cosh: Exp, reciprocal, Sub / Add, Muls(0.5).
+ASCEND_SIM_ADV_UNARY(Sinh, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(EXP_LN),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(DIV), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY)),
+                     sim::st<T>(std::sinh(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY(Cosh, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(EXP_LN),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(DIV), ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY)),
+                     sim::st<T>(std::cosh(sim::ld(a))))
+// Asinh = sign(x) ln(|x| + sqrt(x^2 + 1)); Acosh = ln(x + sqrt(x^2 - 1)); Atanh = ln((1+x)/(1-x))/2.
+ASCEND_SIM_ADV_UNARY(Asinh, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY), ASCEND_SIM_V(SQRT),
+                                       ASCEND_SIM_V(BINARY), ASCEND_SIM_V(EXP_LN), ASCEND_SIM_V(CMPS),
+                                       ASCEND_SIM_V(BINARY)),
+                     sim::st<T>(std::asinh(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY(Acosh, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(BINARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(SQRT), ASCEND_SIM_V(BINARY),
+                                       ASCEND_SIM_V(EXP_LN)),
+                     sim::st<T>(std::acosh(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY(Atanh, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(DIV), ASCEND_SIM_V(EXP_LN),
+                                       ASCEND_SIM_V(UNARY)),
+                     sim::st<T>(std::atanh(sim::ld(a))))
+// Erf: clamp (Mins, Maxs), x^2, numerator and denominator polynomials, x*p, Div.
+ASCEND_SIM_ADV_UNARY(Erf, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(BINARY), ASCEND_SIM_HORNER4,
+                                       ASCEND_SIM_HORNER4, ASCEND_SIM_V(BINARY), ASCEND_SIM_V(DIV)),
+                     sim::st<T>(std::erf(sim::ld(a))))
+// Erfc: |x|, rational approximation times Exp(-x^2), reflection 2 - r for x < 0.
+ASCEND_SIM_ADV_UNARY(Erfc, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(BINARY), ASCEND_SIM_V(UNARY), ASCEND_SIM_V(EXP_LN),
+                                       ASCEND_SIM_HORNER4, ASCEND_SIM_HORNER4, ASCEND_SIM_V(DIV),
+                                       ASCEND_SIM_V(BINARY), ASCEND_SIM_V(CMPS), ASCEND_SIM_V(BINARY),
+                                       ASCEND_SIM_V(BINARY)),
+                     sim::st<T>(std::erfc(sim::ld(a))))
+// Rounding: a Cast with RoundMode CAST_TRUNC / CAST_FLOOR / CAST_CEIL / CAST_RINT (round half to
+// even: round_v220_impl.h casts with CAST_RINT) — half goes through float, three Casts; charged
+// as a Cast and two more passes for both dtypes [model]. Frac = x - Trunc(x). Floor, Ceil and
+// Round have only the calCount forms on A2.
+ASCEND_SIM_ADV_UNARY(Trunc, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(UNARY)),
+                     sim::st<T>(std::trunc(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY(Frac, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                     ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(UNARY), ASCEND_SIM_V(BINARY)),
+                     sim::st<T>(sim::ld(a) - std::trunc(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY_COUNT(Floor, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                           ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(UNARY)),
+                           sim::st<T>(std::floor(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY_COUNT(Ceil, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                           ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(UNARY)),
+                           sim::st<T>(std::ceil(sim::ld(a))))
+ASCEND_SIM_ADV_UNARY_COUNT(Round, ASCEND_SIM_NO_TPL, ASCEND_SIM_NO_TPL, ASCEND_SIM_V(UNARY),
+                           ASCEND_SIM_PASSES(ASCEND_SIM_V(UNARY), ASCEND_SIM_V(UNARY)),
+                           sim::st<T>(std::nearbyint(sim::ld(a))))
+#undef ASCEND_SIM_TRIG_REST
+#undef ASCEND_SIM_ASIN_REST
+#undef ASCEND_SIM_HORNER4
+#undef ASCEND_SIM_V
 #undef ASCEND_SIM_ADV_UNARY
+#undef ASCEND_SIM_ADV_UNARY_COUNT
+#undef ASCEND_SIM_ADV_UNARY_WHOLE
 #undef ASCEND_SIM_NO_TPL
 #undef ASCEND_SIM_TANH_TPL
+#undef ASCEND_SIM_TANH_TARG
 #undef ASCEND_SIM_PASSES
 
 // Log (natural), Log2, Log10: Ln, then a Muls for the base change. Log has no tmp-buffer form.
@@ -283,5 +406,12 @@ __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scala
 }
 #undef ASCEND_SIM_POW_CHECK
 #undef ASCEND_SIM_POW_TPL
+
+
+// ---- Scalar bfloat16 conversions (asc-devkit impl/basic_api/kernel_scalar_convert.h, the
+// non-3510 branch): ToFloat widens exactly (the 16 bits shifted up); ToBfloat16 rounds to nearest
+// even (NaN stays NaN). CANN marks both "updated, please use Cast instead"; kernels still call them.
+__aicore__ inline float ToFloat(const bfloat16_t& bVal) { return sim::to_f<bfloat16_t>(bVal); }
+__aicore__ inline bfloat16_t ToBfloat16(const float& fVal) { return sim::from_f<bfloat16_t>(fVal); }
 
 }  // namespace AscendC

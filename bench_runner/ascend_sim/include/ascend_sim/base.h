@@ -58,6 +58,8 @@
 #define __cube__
 #define __mix__(...)
 #define __simd_vf__
+// The Matmul API's KFC (kernel function call) workspace parameter qualifier: empty off the NPU.
+#define __kfc_workspace__
 #define __inout_pipe__(...)
 #define __in_pipe__(...)
 #define __out_pipe__(...)

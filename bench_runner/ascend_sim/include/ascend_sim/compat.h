@@ -522,3 +522,8 @@ private:
 };
 
 }  // namespace AscendC
+
+// CANN declares these at global scope (kernel_common.h: `__aicore__ inline AscendC::TPipe*
+// GetTPipePtr()`), so examples call them unqualified without `using namespace AscendC`.
+using AscendC::GetSysWorkSpacePtr;
+using AscendC::GetTPipePtr;

@@ -238,6 +238,9 @@ struct CoreCtx {
     uint64_t deq_scale = 0;  // DEQSCALE register (SetDeqScale); deq_set: written since the launch began
     bool deq_set = false;
     uint64_t acc_val = 0;    // ACC register: vcadd with mode 1 (read by get_acc_val / GetAccVal)
+    // MAX_MIN_CNT register: the value (low 32 bits, bit pattern of T) and index (high 32 bits) that the last
+    // WholeReduceMax/Min (ReduceRepeat) or ReduceMax/Min left (read by GetReduceMaxMinCount, get_max_min_cnt)
+    uint64_t max_min_cnt = 0;
     // atomic mode for UB->GM copies: 0 none, 1 add, 2 max, 3 min
     int atomic_op = 0;
     // scalar work of the kernel's own (instrumented) code, charged by the hooks in scalar_hooks.h

@@ -55,6 +55,16 @@ inline T index_as(uint32_t idx) {
 
 enum class RedKind { SUM, MAX, MIN };
 
+// The MAX_MIN_CNT special register as the hardware packs it (asc-devkit dav_c220
+// GetReduceMaxMinCountImpl unpacks it): the value's bits in the low 32 (16 for half), the index in the
+// high 32 bits.
+template <typename T>
+inline void set_max_min_cnt(CoreCtx& c, T value, uint32_t index) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    c.max_min_cnt = (static_cast<uint64_t>(index) << 32) | bits;
+}
+
 // One repeat's active lanes gathered into `vals` (lane order); returns how many.
 template <typename T>
 inline int gather_lanes(const L0Plan& p, const L0Operand& s, int r, float* vals, int* lanes) {
@@ -97,6 +107,9 @@ inline void whole_reduce(RedKind kind, const char* api, const LocalTensor<T>& ds
     const bool pair = kind != RedKind::SUM &&
                       (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
     const uint64_t unit = pair ? 2 : 1;
+    float gv = 0.0f;  // best over all repeats: what MAX_MIN_CNT holds afterwards (ReduceRepeat docs)
+    uint32_t gidx = 0;
+    bool ghave = false;
     for (int r = 0; r < p.repeats; ++r) {
         const int n = gather_lanes<T>(p, s, r, vals, lanes);
         const uint64_t base = static_cast<uint64_t>(r) * static_cast<uint64_t>(dst_rep) * unit;
@@ -111,6 +124,11 @@ inline void whole_reduce(RedKind kind, const char* api, const LocalTensor<T>& ds
         }
         const T value = from_f<T>(vals[best]);
         const T index = index_as<T>(static_cast<uint32_t>(lanes[best]));
+        if (!ghave || (kind == RedKind::MAX ? vals[best] > gv : vals[best] < gv)) {
+            gv = vals[best];
+            gidx = static_cast<uint32_t>(r * epr + lanes[best]);
+            ghave = true;
+        }
         switch (order) {
             case ReduceOrder::ORDER_VALUE_INDEX:
                 store_elem<T>(d, base, value, api, loc);
@@ -128,6 +146,7 @@ inline void whole_reduce(RedKind kind, const char* api, const LocalTensor<T>& ds
                 break;
         }
     }
+    if (ghave) set_max_min_cnt<T>(c, from_f<T>(gv), gidx);
     charge(c, Pipe::V, vec_cycles(c, kind == RedKind::SUM ? VecClass::WREDUCE_SUM : VecClass::WREDUCE_MAX, sizeof(T),
                                   static_cast<uint64_t>(p.repeats)),
            api, loc, {{s.v.blk, false}, {d.blk, true}}, is_set_mask ? 1 : 0);
@@ -226,6 +245,7 @@ inline void reduce_all(RedKind kind, const char* api, const LocalTensor<T>& dst,
             len = reps;
         } while (len > 1);
         store_elem<T>(d, 0, sp[best], api, loc);
+        set_max_min_cnt<T>(c, sp[best], static_cast<uint32_t>(best));
         if (cal_index) store_elem<T>(d, 1, index_as<T>(static_cast<uint32_t>(best)), api, loc);
     }
     charge(c, Pipe::V, cycles, api, loc, {{s.blk, false}, {t.blk, true}, {d.blk, true}}, c.soc->level2_extra);
@@ -274,6 +294,7 @@ inline void reduce_l0(RedKind kind, const char* api, const LocalTensor<T>& dst, 
         store_elem<T>(d, 0, from_f<T>(tree_sum<T>(buf.data(), m)), api, loc);
     } else if (have) {
         store_elem<T>(d, 0, from_f<T>(bv), api, loc);
+        set_max_min_cnt<T>(c, from_f<T>(bv), bidx);
         if (cal_index) store_elem<T>(d, 1, index_as<T>(bidx), api, loc);
     }
     const VecClass k = kind == RedKind::SUM ? VecClass::WREDUCE_SUM : VecClass::WREDUCE_MAX;
@@ -465,4 +486,43 @@ ASCEND_SIM_RED_L0(ReduceMin, MIN)
 #undef ASCEND_SIM_RED_L0
 #undef ASCEND_SIM_RED_CHECK
 
+// ---- GetReduceMaxMinCount / GetReduceRepeatMaxMinSpr ----
+// Reads MAX_MIN_CNT: the best value of the last WholeReduceMax/Min over all its repeats (and its index,
+// repeat * elementsPerRepeat + lane), or of the last ReduceMax/Min. The index comes back as the bits of
+// an integer in a T (reinterpret it as uint16_t / uint32_t). The one-argument form is the 310P (AI Core)
+// prototype; on A2/A3 (dav_c220) it reports "not supported", so it is rejected here as well.
+namespace sim {
+template <typename T>
+inline void read_max_min_cnt(T& value, T* index, const char* api, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
+    CoreCtx& c = enter(api, loc);
+    if (!index) fail("UNSUPPORTED", api, loc, "the one-argument form is not supported on Atlas A2/A3: pass maxMinIndex too");
+    const uint32_t vbits = static_cast<uint32_t>(c.max_min_cnt & (sizeof(T) == 2 ? 0xffffu : 0xffffffffu));
+    std::memcpy(&value, &vbits, sizeof(T));
+    *index = index_as<T>(static_cast<uint32_t>(c.max_min_cnt >> 32));
+    charge_scalar(c, 1);
+}
+}  // namespace sim
+template <typename T>
+__aicore__ inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex, ASCEND_SIM_LOC) {
+    sim::read_max_min_cnt<T>(maxMinValue, &maxMinIndex, "GetReduceMaxMinCount", loc);
+}
+template <typename T>
+__aicore__ inline void GetReduceMaxMinCount(T& maxMinValue, ASCEND_SIM_LOC) {
+    sim::read_max_min_cnt<T>(maxMinValue, nullptr, "GetReduceMaxMinCount", loc);
+}
+template <typename T>
+__aicore__ inline void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex, ASCEND_SIM_LOC) {
+    sim::read_max_min_cnt<T>(maxMinValue, &maxMinIndex, "GetReduceRepeatMaxMinSpr", loc);
+}
+template <typename T>
+__aicore__ inline void GetReduceRepeatMaxMinSpr(T& maxMinValue, ASCEND_SIM_LOC) {
+    sim::read_max_min_cnt<T>(maxMinValue, nullptr, "GetReduceRepeatMaxMinSpr", loc);
+}
+
 }  // namespace AscendC
+
+// The CPU-debug / bisheng builtin behind GetReduceMaxMinCount (dav_c220 impl): the raw register.
+inline int64_t get_max_min_cnt() {
+    return ::AscendC::sim::tl_core ? static_cast<int64_t>(::AscendC::sim::tl_core->max_min_cnt) : 0;
+}

@@ -25,7 +25,10 @@
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
-namespace matmul {
+// CANN declares the Matmul API in AscendC and keeps the old spelling as an alias
+// (asc-devkit include/adv_api/matmul/matmul.h: `namespace matmul = AscendC;`), so both
+// matmul::Matmul and AscendC::Matmul name the same class; CubeFormat / LayoutMode are global.
+namespace AscendC {
 
 using ::CubeFormat;
 using ::LayoutMode;
@@ -56,14 +59,14 @@ constexpr MatmulConfig CFG_IBSHARE_NORM = {};
 __aicore__ constexpr MatmulConfig GetNormalConfig() { return CFG_NORM; }
 __aicore__ constexpr MatmulConfig GetMDLConfig() { return CFG_MDL; }
 
-namespace detail {
+namespace mm_detail {
 template <typename T>
 inline double load(const T& v) {
     return static_cast<double>(AscendC::sim::to_f<T>(v));
 }
 inline double load(const int8_t& v) { return static_cast<double>(v); }
 inline double load(const int32_t& v) { return static_cast<double>(v); }
-}  // namespace detail
+}  // namespace mm_detail
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const MatmulConfig& MM_CFG = CFG_NORM,
           class MM_CB = void, class MM_POLICY = void>
@@ -319,23 +322,23 @@ class Matmul {
         for (int j = 0; j < nl; ++j) {
             for (int kk = 0; kk < kl; ++kk) {
                 const BT v = transB_ ? B[static_cast<uint64_t>(n0 + j) * orgKb_ + kk] : B[static_cast<uint64_t>(kk) * orgN_ + n0 + j];
-                bcol[kk] = detail::load(v);
+                bcol[kk] = mm_detail::load(v);
             }
-            const double bv = hasBias_ ? detail::load(bias_.GetPhyAddr(0)[n0 + j]) : 0.0;
+            const double bv = hasBias_ ? mm_detail::load(bias_.GetPhyAddr(0)[n0 + j]) : 0.0;
             for (int i = 0; i < ml; ++i) {
                 double out;
                 if (integer) {
                     int64_t acc = 0;
                     for (int kk = 0; kk < kl; ++kk) {
                         const AT av = transA_ ? A[static_cast<uint64_t>(kk) * orgM_ + m0 + i] : A[static_cast<uint64_t>(m0 + i) * orgKa_ + kk];
-                        acc += static_cast<int64_t>(detail::load(av)) * static_cast<int64_t>(bcol[kk]);
+                        acc += static_cast<int64_t>(mm_detail::load(av)) * static_cast<int64_t>(bcol[kk]);
                     }
                     out = static_cast<double>(static_cast<int32_t>(acc)) + bv;
                 } else {
                     float acc = 0.0f;
                     for (int kk = 0; kk < kl; ++kk) {
                         const AT av = transA_ ? A[static_cast<uint64_t>(kk) * orgM_ + m0 + i] : A[static_cast<uint64_t>(m0 + i) * orgKa_ + kk];
-                        acc += static_cast<float>(detail::load(av)) * static_cast<float>(bcol[kk]);
+                        acc += static_cast<float>(mm_detail::load(av)) * static_cast<float>(bcol[kk]);
                     }
                     out = static_cast<double>(acc + static_cast<float>(bv));
                 }
@@ -343,7 +346,7 @@ class Matmul {
                                            : static_cast<uint64_t>(m0 + i) * orgN_ + n0 + j;
                 CT* dst = ub ? ub + static_cast<uint64_t>(i) * ub_stride + j : gm.GetPhyAddr(idx);
                 if (!ub) check_gm(dst, sizeof(CT), true, api, loc);
-                if (atomic) out += detail::load(*dst);
+                if (atomic) out += mm_detail::load(*dst);
                 if constexpr (std::is_same<CT, int32_t>::value) {
                     *dst = static_cast<int32_t>(out);
                 } else {
@@ -429,17 +432,9 @@ class Matmul {
     bool inited_ = false, hasA_ = false, hasB_ = false, hasBias_ = false, transA_ = false, transB_ = false;
 };
 
-}  // namespace matmul
-
-namespace AscendC {
-using ::CubeFormat;
-using ::LayoutMode;
-using matmul::CFG_MDL;
-using matmul::CFG_NORM;
-using matmul::Matmul;
-using matmul::MatmulConfig;
-using matmul::MatmulType;
 }  // namespace AscendC
+
+namespace matmul = AscendC;
 
 namespace AscendC {
 namespace sim {

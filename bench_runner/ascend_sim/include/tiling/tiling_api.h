@@ -89,6 +89,8 @@ class MatmulApiTiling {
         bias_ = isBias;
         return 0;
     }
+    // The newer name of SetBias (CANN's matmul_tiling_base.h: "Enable the bias").
+    int32_t EnableBias(bool isBiasIn = false) { return SetBias(isBiasIn); }
     int32_t SetBufferSpace(int32_t l1 = -1, int32_t l0c = -1, int32_t ub = -1, int32_t bt = -1) {
         (void)l1;
         (void)l0c;
