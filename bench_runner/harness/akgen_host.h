@@ -20,6 +20,12 @@
 #include <string>
 #include <vector>
 
+// On cpu-sim the emulator's CANN host headers (exe_graph/runtime/tiling_context.h: ge::DataType,
+// gert::TilingContext, fe::PlatFormInfos = gert::PlatformInfo) are the one definition, so akgen
+// hosts and CANN op_host files share the types; elsewhere (cann toolchain) this subset.
+#if __has_include("ascend_sim/op_host_registry.h")
+#include "exe_graph/runtime/tiling_context.h"
+#else
 namespace ge {
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
@@ -180,6 +186,7 @@ class TilingContext {
 };
 
 }  // namespace gert
+#endif
 
 // On cpu-sim the emulator's platform_ascendc (SoC table, also used by CPU-debug programs) is the
 // one definition; elsewhere (cann toolchain) this subset.
