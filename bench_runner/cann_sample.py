@@ -332,7 +332,7 @@ def _python_mounts() -> list[sandbox.Mount]:
 
 
 def _visible_tree(root: Path, skip: str | None) -> Path:
-    if sandbox.backend().drop_uid is None or _reachable(root):
+    if sandbox.backend().drop_uid is None or sandbox.world_reachable(root):
         return root
     tag = hashlib.sha256(f"{root}\0{skip}".encode()).hexdigest()[:16]
     mirror = sandbox.scratch_root() / "mirror-py" / tag
@@ -370,16 +370,6 @@ def _visible_tree(root: Path, skip: str | None) -> Path:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return mirror
-
-
-def _reachable(path: Path) -> bool:
-    for part in [path, *path.parents]:
-        try:
-            if part.stat().st_mode & 0o001 == 0:
-                return False
-        except OSError:
-            return False
-    return True
 
 
 def format_result(r: SampleResult) -> str:

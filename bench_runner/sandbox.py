@@ -349,7 +349,7 @@ def visible_copy(path: Path) -> Path:
     the sandbox uid, must be able to resolve a mount's source. The mirror is hard-linked where
     possible, so it costs no copy of a multi-megabyte precompiled header.
     """
-    if backend().drop_uid is None or _world_reachable(path):
+    if backend().drop_uid is None or world_reachable(path):
         return path
     mirror = scratch_root() / "mirror" / hashlib.sha256(str(path).encode()).hexdigest()[:16] / path.name
     if mirror.is_dir():
@@ -382,7 +382,8 @@ def visible_copy(path: Path) -> Path:
     return mirror
 
 
-def _world_reachable(path: Path) -> bool:
+def world_reachable(path: Path) -> bool:
+    """True when every directory on the way to ``path`` lets others through (the sandbox user can reach it)."""
     for part in [path, *path.parents]:
         try:
             if part.stat().st_mode & 0o001 == 0:

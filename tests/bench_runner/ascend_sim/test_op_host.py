@@ -133,3 +133,15 @@ def test_op_host_headers_are_host_only() -> None:
         r = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{inc}", "-x", "c++", "-"],
                            input=src, capture_output=True, text=True)
         assert r.returncode == 0, (h, r.stderr)
+
+
+def test_ge_shape_is_defined_once():
+    """ge::Shape serves the adv-API tiling helpers and the graph API: one definition (ascend_sim/ge_shape.h)."""
+    import re
+
+    from bench_runner.ascend_sim import build
+
+    root = build.include_dir()
+    homes = [str(p.relative_to(root)) for p in root.rglob("*.h")
+             if re.search(r"namespace ge \{\s*class Shape\b", p.read_text(encoding="utf-8"))]
+    assert homes == ["ascend_sim/ge_shape.h"], homes

@@ -9,29 +9,7 @@
 
 #include "tiling_macros.h"
 
-// ge::Shape as CANN's host helpers take it (akgen_host.h has gert::Shape only).
-#ifndef ASCEND_SIM_GE_SHAPE
-#define ASCEND_SIM_GE_SHAPE 1
-namespace ge {
-class Shape {
-  public:
-    Shape() = default;
-    explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
-    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-    size_t GetDimNum() const { return dims_.size(); }
-    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-    std::vector<int64_t> GetDims() const { return dims_; }
-    int64_t GetShapeSize() const {
-        int64_t n = 1;
-        for (int64_t d : dims_) n *= d;
-        return n;
-    }
-
-  private:
-    std::vector<int64_t> dims_;
-};
-}  // namespace ge
-#endif
+#include "ge_shape.h"
 
 BEGIN_TILING_DATA_DEF(SoftMaxTiling)
 TILING_DATA_FIELD_DEF(uint32_t, srcM)

@@ -11,30 +11,7 @@
 
 #include "types.h"
 
-// ge::Shape: the same class ascend_sim/adv_tiling.h defines for the adv-API tiling helpers;
-// whichever header comes first defines it (ASCEND_SIM_GE_SHAPE guards both).
-#ifndef ASCEND_SIM_GE_SHAPE
-#define ASCEND_SIM_GE_SHAPE 1
-namespace ge {
-class Shape {
-  public:
-    Shape() = default;
-    explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
-    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-    std::vector<int64_t> GetDims() const { return dims_; }
-    size_t GetDimNum() const { return dims_.size(); }
-    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-    int64_t GetShapeSize() const {
-        int64_t n = 1;
-        for (int64_t d : dims_) n *= d;
-        return n;
-    }
-
-  private:
-    std::vector<int64_t> dims_;
-};
-}  // namespace ge
-#endif
+#include "ascend_sim/ge_shape.h"
 
 namespace ge {
 
