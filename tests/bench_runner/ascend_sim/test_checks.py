@@ -467,6 +467,27 @@ def test_crash_is_reported_and_reraised(sim, body, signal):
     assert findings[0]["code"] == "CRASH"
 
 
+def test_cores_crashing_together_still_report_the_crash(sim):
+    """Every core faults at once: the first to fault reports, the others wait for it instead of
+    ending the process first (which lost the finding, now and then, under load)."""
+    src = kernel(
+        """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<half> a = t.Get<half>();
+    Duplicate(a, (half)1, 512);
+    SyncAll();  // every core leaves the barrier together and faults at once
+    volatile int* p = nullptr;
+    *p = 1;
+    """
+    )
+    exe = sim.build(src, args=2)
+    for _ in range(40):  # lost about one time in eight before the fix
+        run = sim.run(exe, 16, [np.ones(1024, np.float16), np.zeros(1024, np.float16)])
+        assert run.returncode == -11, run.stderr
+        assert any(m.group(6) == "CRASH" for m in FINDING.finditer(run.stderr)), run.stderr
+
+
 def test_sim_timeout(sim):
     src = kernel("""
     TBuf<TPosition::VECCALC> t;

@@ -466,9 +466,27 @@ ASCEND_SIM_API void warn(const char* code, const char* api, const SrcLoc& loc, c
     record(false, code, api, loc, msg, true);
 }
 
+// The thread that owns the process's last words: it records the finding and writes the report;
+// every other thread that fails meanwhile waits for it instead of ending the process first (the
+// verdict would lose the finding that explains it).
+ASCEND_SIM_API bool& fatal_owner() {
+    static thread_local bool owner = false;  // constant-initialised: safe to touch in a signal handler
+    return owner;
+}
+
+ASCEND_SIM_API void wait_for_fatal_owner() {
+    if (fatal_owner()) return;  // a fault inside the owner's own reporting: end now
+    struct timespec ts{0, 20 * 1000 * 1000};
+    for (int i = 0; i < 250; ++i) nanosleep(&ts, nullptr);  // the owner ends the process well before 5 s
+}
+
 ASCEND_SIM_API void fatal_exit() {
     Runtime& r = rt();
-    if (r.fatal_in_progress.exchange(true)) return;
+    if (r.fatal_in_progress.exchange(true)) {
+        wait_for_fatal_owner();
+        return;
+    }
+    fatal_owner() = true;
     write_report();
     std::fflush(stderr);
     std::fflush(stdout);
@@ -649,10 +667,12 @@ ASCEND_SIM_API void barrier_core_exit(bool mix_aic) {
 ASCEND_SIM_API void crash_handler(int sig, siginfo_t*, void*) {
     Runtime& r = rt();
     if (r.fatal_in_progress.exchange(true)) {
+        wait_for_fatal_owner();
         signal(sig, SIG_DFL);
         raise(sig);
         return;
     }
+    fatal_owner() = true;
     CoreCtx* c = tl_core;
     const char* name = sig == SIGSEGV ? "SIGSEGV"
                        : sig == SIGBUS ? "SIGBUS"
