@@ -108,6 +108,14 @@ def cache_root() -> Path:
     return Path.home() / ".cache" / "akgen" / "pch"
 
 
+@lru_cache(maxsize=1)
+def link_flags() -> tuple[str, ...]:
+    """``-fuse-ld=gold`` where binutils ships gold: it links a kernel with the driver and the
+    runtime object in about 20 ms against ld.bfd's 50 ms, and the link is in every submission's
+    compile (the output is the same program; nothing downstream depends on the linker)."""
+    return ("-fuse-ld=gold",) if shutil.which("ld.gold") else ()
+
+
 def arch_flags(soc: str | None = None) -> tuple[str, ...]:
     """``-D__NPU_ARCH__=…`` and ``-D__CCE_AICORE__=…`` for ``soc`` (default: DEFAULT_SOC)."""
     name = soc or DEFAULT_SOC
@@ -244,5 +252,5 @@ def compile_command(
     argv += [str(Path(s)) for s in sources]
     if _ready(cached):
         argv.append(str(cached / RUNTIME_OBJ))
-    argv += ["-o", str(Path(output))]
+    argv += [*link_flags(), "-o", str(Path(output))]
     return argv
