@@ -40,6 +40,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = ssub.add_parser("show", help="show one task")
     p.add_argument("slug")
     p.add_argument("--json", action="store_true")
+    p = ssub.add_parser("import-npukb", help="import NPUKernelBench's tasks (a checkout) as an akgen suite")
+    p.add_argument("npukb", type=Path, nargs="?", metavar="DIR",
+                   help="an NPUKernelBench checkout (default: $AKGEN_NPUKB_DIR)")
+    p.add_argument("--out", type=Path, required=True, metavar="SUITE", help="folder to write the tasks into")
+    p.add_argument("--only", nargs="*", default=[], metavar="NAME", help="only these tasks (e.g. Equal Muls)")
+    p.add_argument("--limit", type=int, default=0, help="at most this many NPUKernelBench tasks")
+    p.add_argument("--eval", action="store_true", help="then evaluate each expert on cpu-sim and count per level")
+    p.add_argument("--json", action="store_true")
     p = ssub.add_parser("validate", help="check task formats, expert kernels (every case) and templates (compile)")
     p.add_argument("slugs", nargs="*", metavar="SLUG")
     p.add_argument("--toolchain", default="cpu-sim")
@@ -52,8 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval", help="evaluate one kernel")
     p.add_argument("--task", required=True, metavar="SLUG")
-    p.add_argument("--kernel", required=True, type=Path, metavar="FILE")
-    p.add_argument("--host", type=Path, metavar="FILE", help="host tiling file (host_device path)")
+    p.add_argument("--kernel", type=Path, metavar="FILE", help="the kernel source (or give --project)")
+    p.add_argument("--host", type=Path, metavar="FILE",
+                   help="host tiling file or op_host bundle (host_device path; docs/evaluator.md)")
+    p.add_argument("--project", type=Path, metavar="DIR",
+                   help="a CANN op project folder (op_kernel/<op>.cpp, op_host/<op>.cpp + headers): "
+                        "its kernel, and its op_host as the host (host_device path)")
     p.add_argument("--path", choices=("device_only", "host_device"),
                    help="default: host_device when --host is given, else the task's first path")
     p.add_argument("--toolchain", default="cpu-sim", choices=("cpu-sim", "cann"))
@@ -162,6 +174,8 @@ def _suite(args: argparse.Namespace, out: TextIO) -> int:
                 out.write(f"  case {c['name']}: {c['dims']}\n")
             out.write(f"  version {task.version[:16]}\n  folder {task.root}\n")
         return EXIT_OK
+    if args.suite_command == "import-npukb":
+        return _import_npukb(args, out)
     loaded = tasks.load_suite()
     if args.suite_command == "list":
         rows = [t for t in loaded.tasks if args.level is None or t.level == args.level]
@@ -179,6 +193,89 @@ def _suite(args: argparse.Namespace, out: TextIO) -> int:
             print(f"akgen: malformed task: {err}", file=sys.stderr)
         return EXIT_OK if not loaded.errors else EXIT_INPUT
     return _validate(args, loaded, out)
+
+
+def _import_npukb(args: argparse.Namespace, out: TextIO) -> int:
+    """Import (bench_runner/npukb_import.py), then optionally evaluate every imported expert."""
+    import os
+
+    from bench_runner import npukb_import
+
+    root = args.npukb or (Path(os.environ["AKGEN_NPUKB_DIR"]) if os.environ.get("AKGEN_NPUKB_DIR") else None)
+    if root is None or not root.is_dir():
+        raise InputError("give an NPUKernelBench checkout: akgen suite import-npukb DIR --out SUITE "
+                         "(or set AKGEN_NPUKB_DIR)")
+    if not any(npukb_import.find_tasks(root)):
+        raise InputError(f"{root}: no NPUKernelBench tasks (tasks/level*/<Category>/<Name>/answer) found")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise InputError("the import runs NPUKernelBench's torch references: install torch "
+                         "(scripts/setup.sh train, or pip install torch)") from None
+
+    def show(rec: npukb_import.TaskImport) -> None:
+        if not args.json:
+            what = ", ".join(rec.slugs) if rec.slugs else f"skipped: {rec.skipped}"
+            out.write(f"L{rec.level} {rec.name:28} {what}\n")
+            out.flush()
+
+    report = npukb_import.import_suite(root, args.out, only=args.only, limit=args.limit, on_task=show)
+    summary: dict[str, Any] = {"levels": report.by_level(), "skipped": report.skip_reasons()}
+    if args.eval:
+        summary["evaluation"] = _evaluate_imported(report, args.out, out, quiet=args.json)
+    if args.json:
+        _dump({**summary, "tasks": [vars(t) for t in report.tasks]}, out)
+        return EXIT_OK
+    out.write("\nlevel  tasks  imported  akgen tasks\n")
+    for level, row in summary["levels"].items():
+        out.write(f"L{level}     {row['tasks']:5}  {row['imported']:8}  {row['akgen_tasks']:11}\n")
+    for reason, n in summary["skipped"].items():
+        out.write(f"  skipped {n:3}: {reason}\n")
+    if args.eval:
+        out.write("\nexperts on cpu-sim (host_device)\nlevel  tasks  compiled  ran  passed\n")
+        for level, row in summary["evaluation"]["levels"].items():
+            out.write(f"L{level}     {row['tasks']:5}  {row['compiled']:8}  {row['ran']:3}  {row['passed']:6}\n")
+        for reason, n in summary["evaluation"]["blockers"][:25]:
+            out.write(f"  {n:3} x {reason}\n")
+    out.write(f"suite written to {args.out} (use it with AKGEN_SUITE_DIR={args.out})\n")
+    return EXIT_OK
+
+
+def _evaluate_imported(report: Any, suite: Path, out: TextIO, *, quiet: bool) -> dict[str, Any]:
+    """Each imported expert through `evaluate` on host_device; counts per level, blockers ranked."""
+    import re
+    from collections import Counter, defaultdict
+
+    from bench_runner import tasks
+    from bench_runner.evaluate import evaluate
+
+    levels: dict[int, dict[str, int]] = defaultdict(lambda: {"tasks": 0, "compiled": 0, "ran": 0, "passed": 0})
+    blockers: Counter[str] = Counter()
+    for rec in report.tasks:
+        for slug in rec.slugs:
+            task = tasks.get_task(slug, suite)
+            host = task.expert_host.read_text(encoding="utf-8") if task.expert_host else None
+            try:
+                r = evaluate(task, task.expert_kernel.read_text(encoding="utf-8"), host, path="host_device",
+                             use_cache=False, baseline=False)
+            except TaskFormatError as exc:
+                blockers[f"reference: {str(exc)[:100]}"] += 1
+                levels[task.level]["tasks"] += 1
+                continue
+            row = levels[task.level]
+            row["tasks"] += 1
+            row["compiled"] += bool(r.compiled)
+            row["ran"] += r.verdict in ("passed", "wrong_answer")
+            row["passed"] += bool(r.passed)
+            if not r.passed:
+                d = next((d for d in r.diagnostics if d.severity == "error"), None)
+                msg = d.message if d is not None else (r.reason or r.verdict)
+                name = re.search(r"[‘'`]([^’'`]{1,60})[’'`]", msg)
+                blockers[f"{r.verdict}: {d.category if d else '-'}: {name[1] if name else msg[:80]}"] += 1
+            if not quiet:
+                out.write(f"  {slug:36} {r.verdict}{'' if r.passed else '  ' + (r.reason or '')[:110]}\n")
+                out.flush()
+    return {"levels": dict(sorted(levels.items())), "blockers": blockers.most_common()}
 
 
 def _validate(args: argparse.Namespace, loaded: SuiteLoad, out: TextIO) -> int:
@@ -249,8 +346,21 @@ def _read_source(path: Path, what: str) -> str:
 def _eval(args: argparse.Namespace, out: TextIO) -> int:
     from bench_runner.evaluate import evaluate
 
-    kernel = _read_source(args.kernel, "kernel")
-    host = _read_source(args.host, "host") if args.host else None
+    if args.project is not None:
+        if args.kernel is not None or args.host is not None:
+            raise InputError("give either --project or --kernel/--host, not both")
+        from bench_runner import op_project
+
+        try:
+            project = op_project.read_project(args.project)
+        except (OSError, UnicodeDecodeError, op_project.BundleError) as exc:
+            raise InputError(f"cannot read op project {args.project}: {exc}") from None
+        kernel, host = project.kernel, project.host
+    elif args.kernel is None:
+        raise InputError("give --kernel FILE (and --host FILE for host_device), or --project DIR")
+    else:
+        kernel = _read_source(args.kernel, "kernel")
+        host = _read_source(args.host, "host") if args.host else None
     progress = None if args.json else _progress_printer()
     result = evaluate(args.task, kernel, host, path=args.path, toolchain=args.toolchain, soc=args.soc,
                       cache_dir=args.cache_dir, use_cache=not args.no_cache, seed=args.seed,

@@ -107,7 +107,8 @@ def check_source(field: str, text: object, *, required: bool) -> None:
     ``field`` names the source ("kernel" or "host"). ``None`` or ``""`` is accepted only when
     the source is not ``required``. Otherwise the text must be a ``str`` of at most
     :data:`MAX_SOURCE_BYTES` UTF-8 bytes, without NUL characters, and encodable as UTF-8
-    (no lone surrogates). Raises :class:`SourceRejected`.
+    (no lone surrogates); a host text with file banners must follow the bundle rules of
+    bench_runner/op_project.py. Raises :class:`SourceRejected`.
     """
     if text is None or text == "":
         if required:
@@ -134,6 +135,14 @@ def check_source(field: str, text: object, *, required: bool) -> None:
         raise SourceRejected(field, "invalid_source",
                              f"the {field} source is not valid UTF-8: it holds an unpaired surrogate "
                              f"U+{ord(text[exc.start]):04X} (line {line}); save the file as UTF-8") from None
+    if field == "host":
+        from bench_runner import op_project  # a leaf module; imported here to keep contracts first
+
+        try:
+            op_project.split_host(text)
+        except op_project.BundleError as exc:
+            raise SourceRejected(field, "invalid_source", f"the host source is not a valid op_host bundle: {exc}") \
+                from None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from bench_runner import dtypes
+from bench_runner import dtypes, op_project
 from bench_runner.tasks import CaseSpec, Task
 
 HARNESS_DIR = Path(__file__).resolve().parent / "harness"
@@ -37,25 +37,49 @@ class StreamError(ValueError):
 # Generated sources
 
 
-def kernel_declaration(task: Task) -> str:
+#: C math functions that the emulator's headers declare with C linkage at global scope
+#: (<cmath>, <cstdlib>): a kernel entry named like one (NPUKernelBench's `sqrt`)
+#: conflicts with it on cpu-sim only (the NPU's kernel compile shows no libm), so on cpu-sim such an
+#: entry is compiled under another name (entry_symbol) in the kernel and the driver.
+C_LIBRARY_NAMES = frozenset({
+    "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "copysign", "cos",
+    "cosh", "erf", "erfc", "exp", "exp2", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin", "fmod",
+    "frexp", "hypot", "ldexp", "lgamma", "log", "log10", "log1p", "log2", "logb", "lround", "modf",
+    "nearbyint", "nextafter", "pow", "remainder", "rint", "round", "sin", "sinh", "sqrt", "tan", "tanh",
+    "tgamma", "trunc", "div", "labs",
+})
+
+
+def entry_symbol(task: Task) -> str:
+    """The kernel entry's name in cpu-sim's build: the task's, unless it is a C library name."""
+    return f"akgen_kernel_{task.entry}" if task.entry in C_LIBRARY_NAMES else task.entry
+
+
+def kernel_declaration(task: Task, *, name: str | None = None) -> str:
     params = ", ".join(f"GM_ADDR {a}" for a in task.kernel_args)
-    return f'extern "C" __global__ __aicore__ void {task.entry}({params})'
+    return f'extern "C" __global__ __aicore__ void {name or task.entry}({params})'
 
 
 #: File name the appended signature check reports in diagnostics (an evaluator-made file).
 SIGNATURE_FILE = "akgen_signature.h"
 
 
-def kernel_source(task: Task, submitted: str) -> str:
-    """The submitted kernel with the task's entry declaration appended.
+def kernel_source(task: Task, submitted: str, host: op_project.HostFiles | None = None, *,
+                  rename_entry: bool = False) -> str:
+    """The submitted kernel with the task's entry declaration appended, and in front what
+    CANN's op build supplies to an op kernel (op_project.kernel_prelude: DTYPE_<NAME> macros for
+    the task's dtypes; the host's tiling header when ``host`` brings one).
 
     A kernel whose entry point differs from the task's (name, parameters, extern "C") then
     fails with a conflicting-declaration error reported in ``akgen_signature.h``. Appending,
     rather than wrapping the file in another translation unit, keeps the user's line numbers
     and lets the emulator's precompiled header apply to the kernel's own first include.
+    ``rename_entry`` (cpu-sim): an entry named like a C library function becomes entry_symbol.
     """
+    renames = {task.entry: entry_symbol(task)} if rename_entry and entry_symbol(task) != task.entry else {}
     return (
-        submitted
+        op_build_prelude(task, submitted, host, renames)
+        + submitted
         + ("" if submitted.endswith("\n") else "\n")
         + f'#line 1 "{SIGNATURE_FILE}"\n'
         + "// akgen: the task's kernel signature (see api_desc.md).\n"
@@ -63,14 +87,43 @@ def kernel_source(task: Task, submitted: str) -> str:
     )
 
 
-def host_tu() -> str:
-    """Compiles host.cpp and exports its TilingFunc (which CANN hosts often declare static)."""
+def op_build_prelude(task: Task, kernel: str, host: op_project.HostFiles | None,
+                     renames: Mapping[str, str] | None = None) -> str:
+    """op_project.kernel_prelude for this task: one dtype combination, the task's (plus the
+    entry rename of ``renames``, a macro like the others)."""
+    tensors = [(t.name, t.dtype.cpp) for t in (*task.inputs, *task.outputs)]
+    pairs = op_project.combination_pairs(tensors, host.main if host is not None else None)
+    header = host.tiling_header if host is not None else None
+    return op_project.kernel_prelude({**op_project.dtype_macros(pairs), **(renames or {})}, header, kernel)
+
+
+def host_box_files(host: op_project.HostFiles) -> dict[str, str]:
+    """The host side as the build directory holds it: a plain host is host.cpp; a bundle's files
+    sit beside a host.cpp that includes its .cpp files (one translation unit), each file starting
+    with a ``#line`` that points into the submitted host text, so diagnostics name host.cpp and
+    the line the user wrote."""
+    if not host.sources:
+        return {"host.cpp": host.main}
+    out = {"host.cpp": "".join(f'#include "{name}"\n' for name in host.sources)}  # one TU, bundle order
+    for name, text in {**host.sources, **host.headers}.items():
+        out[name] = f'#line {host.first_lines[name]} "host.cpp"\n{text}'
+    return out
+
+
+def op_type(task: Task) -> str:
+    """The task's op in CANN's spelling: the kernel entry in CamelCase (add_custom -> AddCustom)."""
+    return "".join(part[:1].upper() + part[1:] for part in task.entry.split("_"))
+
+
+def host_tu(task: Task) -> str:
+    """Compiles host.cpp and exports its tiling function: the one its OpDef registers, else its
+    optiling::TilingFunc (which CANN hosts often declare static); harness/akgen_tiling_entry.h."""
     return (
         "// Generated by akgen: compiles the host tiling and hands its TilingFunc to the driver.\n"
         '#include "host.cpp"\n'
-        "// akgen: the host file must define optiling::TilingFunc(gert::TilingContext*).\n"
+        '#include "akgen_tiling_entry.h"\n'
         "ge::graphStatus akgen_call_tiling(gert::TilingContext* context) "
-        "{ return optiling::TilingFunc(context); }\n"
+        f'{{ return akgen_tiling::run(context, "{op_type(task)}"); }}\n'
     )
 
 
@@ -84,14 +137,14 @@ def main_cpp(task: Task) -> str:
         '#include "tikicpulib.h"\n'
         f"{host}"
         '#include "akgen_harness.h"\n\n'
-        f"{kernel_declaration(task)};\n\n"
+        f"{kernel_declaration(task, name=entry_symbol(task))};\n\n"
         "int main(int argc, char** argv) {\n"
         "    akgen_harness::Harness h(argc, argv);\n"
         "    while (h.next_trial()) {\n"
         "        h.prepare();\n"
         f"        AscendC::SetKernelMode(KernelMode::{mode});\n"
         "        if (h.has_tiling_key()) ICPU_SET_TILING_KEY(h.tiling_key());\n"
-        f"        ICPU_RUN_KF({task.entry}, h.block_dim(), {args});\n"
+        f"        ICPU_RUN_KF({entry_symbol(task)}, h.block_dim(), {args});\n"
         "        h.finish_trial();\n"
         "    }\n"
         "    return h.done();\n"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bench_runner import tasks
+from bench_runner import op_project, tasks
 from bench_runner.contracts import DEFAULT_SOC
 from bench_runner.errors import SubmissionError
 from bench_runner.launcher import kernel_declaration
@@ -110,7 +110,11 @@ def _format_rules(path: str) -> list[str]:
         return ["Answer with exactly one ```cpp code block holding the complete kernel file "
                 "(kernel.cpp); nothing outside the block is compiled."]
     return ["Answer with exactly two ```cpp code blocks: the first line of one is `// file: kernel.cpp`, "
-            "of the other `// file: host.cpp`; nothing outside the blocks is compiled."]
+            "of the other `// file: host.cpp`; nothing outside the blocks is compiled. A CANN op project is "
+            "accepted too, each file under a banner line `================== op_host/<op>.cpp ==================` "
+            "(also `op_host/<op>_tiling.h`, `op_kernel/<op>.cpp`) followed by its ```cpp block: the op_host "
+            "file registers the OpDef (OP_ADD) whose TilingFunc runs, and the kernel reads DTYPE_<NAME> and "
+            "GET_TILING_DATA as CANN's op build provides them."]
 
 
 _BLOCK = re.compile(r"```(?:cpp|c\+\+|cc|c)?[ \t]*\n(.*?)```", re.S)
@@ -118,7 +122,16 @@ _FILE_TAG = re.compile(r"^\s*//\s*file:\s*(\S+)\s*$", re.M)
 
 
 def extract_sources(answer: str, path: str) -> tuple[str, str | None]:
-    """(kernel, host) from a model's answer, following the format rules above."""
+    """(kernel, host) from a model's answer, following the format rules above (for host_device,
+    a CANN op project under file banners gives the kernel and the op_host bundle:
+    bench_runner/op_project.py)."""
+    if path == "host_device":
+        try:
+            project = op_project.split_answer(answer)
+        except op_project.BundleError as exc:
+            raise SubmissionError(str(exc)) from None
+        if project is not None:
+            return project
     blocks = [b.strip("\n") + "\n" for b in _BLOCK.findall(answer)]
     if path == "device_only":
         if len(blocks) != 1:

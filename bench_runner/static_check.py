@@ -146,12 +146,14 @@ def _fragments(name: str, macros: dict[str, str], memo: dict[str, frozenset[str]
     return memo[name]
 
 
-# What can make the preprocessor's tokens differ from the text's: a definition (``#define``, also
-# as the digraph ``%:``), pasting or stringising, a computed ``#include``, a line splice
+# What can make the preprocessor's tokens differ from the text's, or their file: a definition
+# (``#define``, also as the digraph ``%:``), a ``#line`` (or ``# N "file"``) that renames the file,
+# pasting or stringising, a computed ``#include``, a line splice
 # (backslash-newline; ``??/`` with trigraphs), or a call of one of the toolchain's macros that
 # pastes its arguments. A file with none of these preprocesses to its own tokens plus the
 # toolchain's macro bodies, which are ours.
-_HIDING = re.compile(r"^\s*(?:#|%:)\s*define\b|##|%:|\?\?|\\\s*$|^\s*#\s*include\s*[^\s<\"]", re.M)
+_HIDING = re.compile(r"^\s*(?:#|%:)\s*(?:define|line)\b|##|%:|\?\?|\\\s*$|^\s*#\s*include\s*[^\s<\"]|^\s*#\s*\d",
+                     re.M)
 
 
 def may_hide_tokens(source: str, macros: dict[str, str]) -> bool:
@@ -186,6 +188,12 @@ def check_preprocessed(pre: Preprocessed, originals: dict[str, str]) -> list[Dia
                 found.append(Diagnostic(Category.SANDBOX_VIOLATION, f"includes {name} (through a macro): only "
                                         "the task's headers and system headers by name are allowed",
                                         files[current], max(line, 1), None, "static_check"))
+            if not flags and current in files and name not in files and name != current and not name.startswith("<"):
+                # a `#line N "file"` in a submitted file: it would pass the submission's tokens off
+                # as another file's (a system header's), which the rules do not read
+                found.append(Diagnostic(Category.SANDBOX_VIOLATION, f"#line names another file ({name}): "
+                                        "submitted code must keep its own file name", files[current],
+                                        max(line, 1), None, "static_check"))
             current, line = name, int(marker.group(1))
             continue
         if current in files:

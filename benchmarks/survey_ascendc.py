@@ -79,7 +79,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:  # measure the tree this script lives in, not the installed one
     sys.path.insert(0, str(REPO_ROOT))
 
-from bench_runner import sandbox  # noqa: E402
+from bench_runner import op_project, sandbox  # noqa: E402
 from bench_runner.ascend_sim import build as default_build  # noqa: E402
 from bench_runner.cann_sample import MIXED_TU_FLAG, is_mixed  # noqa: E402
 
@@ -228,58 +228,37 @@ _LAUNCH = re.compile(r"ICPU_RUN_KF|<<<|_do\s*\(")
 _SOURCE_SUFFIXES = {".cpp", ".asc", ".h", ".hpp", ".cc"}
 _SKIP_DIRS = {".git", "build", "output", "__pycache__", "cmake", "third_party"}
 
-_GE_TYPES = {
-    "DT_FLOAT16": "half", "DT_FLOAT": "float", "DT_BF16": "bfloat16_t", "DT_INT8": "int8_t",
-    "DT_UINT8": "uint8_t", "DT_INT16": "int16_t", "DT_UINT16": "uint16_t", "DT_INT32": "int32_t",
-    "DT_UINT32": "uint32_t", "DT_INT64": "int64_t", "DT_UINT64": "uint64_t", "DT_BOOL": "bool",
-    "DT_DOUBLE": "double",
-}
 _JSON_TYPES = {
     "float16": "half", "fp16": "half", "half": "half", "float": "float", "float32": "float",
     "fp32": "float", "bfloat16": "bfloat16_t", "bf16": "bfloat16_t", "int8": "int8_t",
     "uint8": "uint8_t", "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t",
     "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t", "bool": "bool", "double": "double",
 }
-_OPDEF_TENSOR = re.compile(r"\b(Input|Output)\s*\(\s*\"([A-Za-z0-9_]+)\"\s*\)(.*?);", re.S)
-_OPDEF_TYPES = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
-
 
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")
 
 
 def dtype_defines(pairs: Iterable[tuple[str, str]]) -> list[str]:
-    """``-DDTYPE_X=half -DORIG_DTYPE_X=half`` for each (tensor name, C type), as the op build does."""
-    out: list[str] = []
-    for name, ctype in pairs:
-        out += [f"-DDTYPE_{name.upper()}={ctype}", f"-DORIG_DTYPE_{name.upper()}={ctype}"]
-    return out
+    """``-DDTYPE_X=half -DORIG_DTYPE_X=half`` for each (tensor name, C type), as the op build does
+    (the macros are bench_runner.op_project's, as cpu-sim defines them for op projects)."""
+    return [f"-D{k}={v}" for k, v in op_project.dtype_macros(pairs).items()]
 
 
 def opdef_dtypes(op_host_text: str) -> list[tuple[str, str]]:
     """(tensor name, C type of its first listed dtype) from an op_host OpDef."""
-    pairs: list[tuple[str, str]] = []
-    for m in _OPDEF_TENSOR.finditer(op_host_text):
-        types_m = _OPDEF_TYPES.search(m[3])
-        if not types_m:
-            continue
-        first = types_m[1].split(",")[0].strip().split("::")[-1]
-        if first in _GE_TYPES and m[2] not in {p[0] for p in pairs}:
-            pairs.append((m[2], _GE_TYPES[first]))
-    return pairs
+    return [(t.name, t.ctypes[0]) for t in op_project.opdef_tensors(op_host_text) if t.ctypes]
 
 
 def _tiling_header(host_dir: Path) -> Path | None:
     if not host_dir.is_dir():
         return None
-    for h in sorted(host_dir.glob("*.h")):
-        if "BEGIN_TILING_DATA_DEF" in _read(h):
-            return h
-    return None
+    name = op_project.tiling_header({h.name: _read(h) for h in sorted(host_dir.glob("*.h"))})
+    return host_dir / name if name else None
 
 
 def _force_includes(kernel_texts: Iterable[str], header_name: str | None) -> list[str]:
-    if header_name is None or any(header_name in t for t in kernel_texts):
+    if header_name is None or any(op_project.includes_header(t, header_name) for t in kernel_texts):
         return []
     return [header_name]
 

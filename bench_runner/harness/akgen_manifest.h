@@ -213,6 +213,14 @@ inline void fill_context(gert::TilingContext& ctx, const Manifest& m) {
 
 // Checks what a TilingFunc returned; returns an error message, or "" when it is usable.
 inline std::string check_tiling(gert::TilingContext& ctx, ge::graphStatus st, uint32_t fixed_block_dim) {
+    if (st == 0xAE000001u) {  // akgen_tiling::kNoTilingFunc
+        return "the host file has no tiling function: define optiling::TilingFunc(gert::TilingContext*), or "
+               "register an OpDef whose AICore().SetTiling(...) names one (OP_ADD)";
+    }
+    if (st == 0xAE000002u) {
+        return "the host file registers several ops with a TilingFunc and none is named after this task's "
+               "kernel; register one op, named as the kernel in CamelCase";
+    }
     if (st != ge::GRAPH_SUCCESS) return "TilingFunc returned " + std::to_string(st) + " instead of GRAPH_SUCCESS";
     const uint32_t bd = ctx.GetBlockDim();
     if (fixed_block_dim != 0 && bd != fixed_block_dim) {

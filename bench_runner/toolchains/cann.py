@@ -185,7 +185,7 @@ class Cann(Toolchain):
         inputs = [Path("kernel.cpp"), Path("main.cpp")]
         if task.needs_host:
             (box / "host.cpp").write_text(sources.host or "", encoding="utf-8")
-            (box / "host_tu.cpp").write_text(launcher.host_tu(), encoding="utf-8")
+            (box / "host_tu.cpp").write_text(launcher.host_tu(task), encoding="utf-8")
             inputs.append(Path("host_tu.cpp"))
         if task.include_dir is not None:
             for header in task.include_dir.iterdir():

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from bench_runner import launcher, report_guard, sandbox, taxonomy
+from bench_runner import launcher, op_project, report_guard, sandbox, taxonomy
 from bench_runner.ascend_sim import source_rewrite
 from bench_runner.cache import Cache, key_of
 from bench_runner.contracts import DEFAULT_SOC
@@ -130,13 +130,18 @@ class CpuSim(Toolchain):
         start = time.monotonic()
         box = job.box
         _write_task_headers(task, box)
-        # bisheng-only syntax (<<<>>> launches, [aicore]) as C++, line numbers kept (ascend_sim/source_rewrite.py)
-        rewrite = source_rewrite.rewrite
-        (box / "kernel.cpp").write_text(launcher.kernel_source(task, rewrite(sources.kernel)), encoding="utf-8")
+        files = _box_sources(task, sources)
+        if isinstance(files, BuildOutcome):
+            return files
+        kernel_text, host_files = files
+        (box / "kernel.cpp").write_text(kernel_text, encoding="utf-8")
         inputs: list[Path] = [Path("kernel.cpp")]
         prebuilt = {"main.o": {"main.cpp": launcher.main_cpp(task)}}
+        for name, text in host_files.items():  # the kernel may include the host's tiling header
+            if name != "host.cpp":
+                (box / name).write_text(text, encoding="utf-8")
         if task.needs_host:
-            host_files = {"host.cpp": rewrite(sources.host or ""), "host_tu.cpp": launcher.host_tu()}
+            host_files = {**host_files, "host_tu.cpp": launcher.host_tu(task)}
             if sources.host_is_fixed:
                 prebuilt["host_tu.o"] = host_files
             else:
@@ -175,15 +180,20 @@ class CpuSim(Toolchain):
         (static_check.may_hide_tokens). None when no output came (the compile then says why).
         """
         mod = _require_build()
-        files = {"kernel.cpp": source_rewrite.rewrite(sources.kernel)}  # what the compile sees
+        built = _box_sources(task, sources)  # what the compile sees
+        if isinstance(built, BuildOutcome):
+            return None
+        kernel_text, host_files = built
+        files = {"kernel.cpp": kernel_text, **host_files}
+        compiled = ["kernel.cpp"]
         if task.needs_host and not sources.host_is_fixed and sources.host is not None:
-            files["host.cpp"] = source_rewrite.rewrite(sources.host)
+            compiled.append("host.cpp")
         texts = []
         with sandbox.job_dir() as job:
             _write_task_headers(task, job.box)
             for name, text in files.items():
                 (job.box / name).write_text(text, encoding="utf-8")
-            for name in files:
+            for name in compiled:
                 res = self._compile(task, job.box, job.logs / f"pp-{name}", [Path(name)], Path(f"{name}.ii"),
                                     link=False, preprocess=True)
                 out = job.box / f"{name}.ii"
@@ -192,7 +202,9 @@ class CpuSim(Toolchain):
                 texts.append(out.read_text(encoding="utf-8", errors="replace"))
         roots = (str(Path(mod.include_dir())), str(launcher.HARNESS_DIR), "/usr/include/", "/usr/lib/gcc/",
                  "/usr/local/include/")
-        return Preprocessed("\n".join(texts), {n: n for n in files}, _emulator_macros(), roots)
+        # akgen_signature.h: the entry declaration appended to kernel.cpp (launcher.kernel_source)
+        names = {n: n for n in (*files, launcher.SIGNATURE_FILE)}
+        return Preprocessed("\n".join(texts), names, _emulator_macros(), roots)
 
     def _compile(self, task: Task, box: Path, logs: Path, inputs: list[Path], output: Path, *,
                  link: bool, preprocess: bool = False, soc: str | None = None,
@@ -376,6 +388,23 @@ def load_time_code(obj: Path) -> list[taxonomy.Diagnostic]:
         "destructor, a non-constant initialiser, or __attribute__((constructor))): device code has no "
         "load-time initialisation; use constexpr values, or set things up inside the kernel "
         f"(sections {', '.join(found)})", "kernel.cpp", None, None, "compile")]
+
+
+def _box_sources(task: Task, sources: Sources) -> tuple[str, dict[str, str]] | BuildOutcome:
+    """kernel.cpp's text and the host side's files (host.cpp and a bundle's headers), as the
+    build directory holds them: bisheng-only syntax (<<<>>> launches, [aicore]) rewritten as C++
+    with line numbers kept (ascend_sim/source_rewrite.py), the op build's prelude in front of the
+    kernel (op_project.py). A host bundle that breaks the layout rules is a compile error."""
+    rewrite = source_rewrite.rewrite
+    host = None
+    if sources.host is not None:
+        try:
+            host = op_project.split_host(rewrite(sources.host))
+        except op_project.BundleError as exc:
+            diag = taxonomy.Diagnostic(taxonomy.Category.FORMAT, str(exc), "host.cpp", source="harness")
+            return BuildOutcome(False, str(exc), [diag])
+    kernel = launcher.kernel_source(task, rewrite(sources.kernel), host, rename_entry=True)
+    return kernel, (launcher.host_box_files(host) if host is not None else {})
 
 
 def _write_task_headers(task: Task, box: Path) -> None:

@@ -45,12 +45,15 @@ def test_oversized_payload_claim_is_not_trusted() -> None:
 def test_generated_sources_pin_the_signature_and_launch_every_arg(suite: Path) -> None:
     task = tasks.load_task(write_task(suite))
     src = launcher.kernel_source(task, "// line 1\n// line 2")
-    assert src.startswith("// line 1\n// line 2\n#line 1 \"akgen_signature.h\"\n")
+    # in front: the op build's DTYPE macros for the task's tensors, then the kernel at its own line 1
+    prelude, kernel = src.split('#line 1 "kernel.cpp"\n', 1)
+    assert "#define DTYPE_X " in prelude and "#define ORIG_DTYPE_Z " in prelude
+    assert kernel.startswith("// line 1\n// line 2\n#line 1 \"akgen_signature.h\"\n")
     assert src.rstrip().endswith('extern "C" __global__ __aicore__ void vadd(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling);')
     main = launcher.main_cpp(task)
     assert 'ICPU_RUN_KF(vadd, h.block_dim(), h.gm("x"), h.gm("y"), h.gm("z"), h.gm("tiling"));' in main
     assert "#define AKGEN_HAS_HOST 1" in main and "KernelMode::AIV_MODE" in main
-    assert "optiling::TilingFunc(context)" in launcher.host_tu()
+    assert 'akgen_tiling::run(context, "Vadd")' in launcher.host_tu(task)
 
 
 def test_manifest_lists_shapes_attrs_and_trial_files(suite: Path, tmp_path: Path) -> None:

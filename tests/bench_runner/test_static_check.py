@@ -96,9 +96,23 @@ def test_emulator_macros_stay_allowed() -> None:
     ("as\\\nm(\"nop\");\n", True),
     ("#include HEADER\n", True),
     ("PASTE(a, b);\n", True),  # a macro of the toolchain's that pastes its arguments
+    ('#line 10 "/usr/include/stdio.h"\n', True),
+    ('# 10 "/usr/include/stdio.h"\n', True),
 ])
 def test_may_hide_tokens(text: str, hides: bool) -> None:
     assert static_check.may_hide_tokens(text, {"PASTE": "a##b", "PLAIN": "x"}) is hides
+
+
+@pytest.mark.parametrize("directive", ['#line 1 "/usr/include/stdio.h"', '# 1 "/usr/include/stdio.h"'])
+def test_a_line_directive_cannot_pass_tokens_off_as_a_system_headers(directive: str) -> None:
+    """`#line` renaming the file would hide a pasted `asm` from the rules, which read only the
+    submitted files' lines: the rename itself is refused."""
+    from bench_runner.evaluate import evaluate
+
+    src = '#include "kernel_operator.h"\n' + _PASTE + directive + '\nvoid f() { CAT(as, m)("nop"); }\n'
+    result = evaluate("add_fp16_static", src, use_cache=False, baseline=False)
+    assert result.verdict.value == "sandbox_violation", result.reason
+    assert any("#line names another file" in d.message for d in result.diagnostics), result.diagnostics
 
 
 def test_line_splice_cannot_hide_assembly() -> None:

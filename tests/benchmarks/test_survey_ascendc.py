@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bench_runner import op_project
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "survey_fixtures"
 
@@ -70,6 +72,15 @@ def test_opdef_dtypes_take_the_first_listed_type() -> None:
     text = (FIXTURES / "fam" / "op_scale" / "op_host" / "op_scale.cpp").read_text()
     assert survey.opdef_dtypes(text) == [("x", "half"), ("y", "half")]
     assert survey.dtype_defines([("x1", "half")]) == ["-DDTYPE_X1=half", "-DORIG_DTYPE_X1=half"]
+
+
+def test_the_op_build_rules_are_cpu_sims_not_a_copy() -> None:
+    """The survey builds op kernels with bench_runner.op_project's rules (dtype names, OpDef
+    parsing, tiling header), the ones `akgen eval` uses: no second table in the script."""
+    for name in ("_GE_TYPES", "_OPDEF_TENSOR", "_OPDEF_TYPES"):
+        assert not hasattr(survey, name), name
+    text = 'this->Input("q").DataType({ge::DT_BF16, ge::DT_FLOAT});'
+    assert survey.opdef_dtypes(text) == [("q", op_project.GE_CTYPES["DT_BF16"])]
 
 
 def test_kernel_entries() -> None:

@@ -259,6 +259,29 @@ def test_gm_out_of_bounds_read(sim):
     )
 
 
+def test_a_read_into_the_last_blocks_padding_is_allowed_a_write_is_not(sim):
+    """One half element in GM read as one whole 32-byte block passes, as on the NPU (allocations
+    are whole blocks); a block further, or a write of the padding, is GM_OOB."""
+    body = """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 4096);
+    LocalTensor<half> a = t.Get<half>();
+    GlobalTensor<half> one;
+    one.SetGlobalBuffer((__gm__ half*)x, 1);
+    DataCopy(a, one, %d);  /*HERE*/
+    %s
+"""
+    exe = sim.build(kernel(body % (16, "")), args=2)
+    run = sim.run(exe, 1, [np.ones(1, np.float16), np.zeros(1024, np.float16)])
+    assert run.returncode == 0 and "GM_OOB" not in run.codes(), run.stderr
+    exe = sim.build(kernel(body % (32, "")), args=2)
+    run = sim.run(exe, 1, [np.ones(1, np.float16), np.zeros(1024, np.float16)])
+    assert "GM_OOB" in run.codes(), run.stderr
+    exe = sim.build(kernel(body % (16, "DataCopy(one, a, 16);")), args=2)
+    run = sim.run(exe, 1, [np.ones(1, np.float16), np.zeros(1024, np.float16)])
+    assert "GM_OOB" in run.codes(), run.stderr
+
+
 def test_gm_out_of_bounds_write(sim):
     check(
         sim,

@@ -1,0 +1,508 @@
+"""NPUKernelBench as an akgen suite: `akgen suite import-npukb DIR --out SUITE`.
+
+Why: NPUKernelBench (public, Apache-2.0) is the paper's benchmark; its tasks are CANN op
+projects with a torch reference, and akgen should judge models on them as they are written,
+not only on its own re-written suite. The import reads a checkout the user points at (never
+bundled here), writes akgen task folders into a directory of the user's, and copies each task's
+own validation files (``module.py``, ``prepare_inputs.py``) next to a generated
+``reference.py`` that calls them; the import and the reference therefore run NPUKernelBench's
+Python (torch on the CPU, ``torch_npu`` imports removed) in the evaluator's own process, which is
+trusted benchmark code, never a submission.
+
+How a task maps (per NPUKernelBench task folder ``tasks/level<N>/<Category>/<Name>/``):
+
+* the answer's op project: ``op_kernel/<op>.cpp`` is the expert kernel (other op_kernel files
+  become the task's shared headers), ``op_host/*`` is the host bundle (op_project.py): the fixed
+  host of the device_only path, the expert's on host_device;
+* ``validation/test_cases.csv`` rows are the cases; ``prepare_inputs.get_inputs(row)`` draws the
+  inputs (seeded per trial); its values map in order onto the OpDef's inputs, then its attributes;
+* one akgen task per OpDef dtype combination and tensor ranks the cases use (the op build
+  compiles one kernel per combination; akgen tasks have one dtype and rank per tensor), named
+  ``<op>_<dtype>`` (``_r<k>`` when the ranks differ within a combination);
+* the golden is ``Model().forward(...)`` in torch on the CPU, cast to the OpDef's output dtype;
+  floats are compared at NPUKernelBench's 1e-3 absolute / relative tolerance.
+
+What does not map is skipped with a reason (printed and in the report): init parameters, more
+values than the OpDef has inputs and attributes, dtypes akgen tasks do not have (complex, double,
+uint16/32/64), list-valued attributes, tasks whose reference cannot run on the CPU.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import sys
+import types
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench_runner import op_project
+
+#: NPUKernelBench's precision rule (base_config.yaml: max_abs_error = max_rel_error = 1e-3).
+TOLERANCE = 1e-3
+#: ge::DataType names -> akgen dtype names (bench_runner/dtypes.py); the others are skipped.
+GE_TO_AKGEN = {"DT_FLOAT16": "float16", "DT_BF16": "bfloat16", "DT_FLOAT": "float32", "DT_INT8": "int8",
+               "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_INT32": "int32", "DT_INT64": "int64",
+               "DT_BOOL": "bool"}
+_TORCH_TO_AKGEN = {"torch.float16": "float16", "torch.bfloat16": "bfloat16", "torch.float32": "float32",
+                   "torch.int8": "int8", "torch.uint8": "uint8", "torch.int16": "int16", "torch.int32": "int32",
+                   "torch.int64": "int64", "torch.bool": "bool"}
+_SHORT = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32", "int8": "int8", "uint8": "uint8",
+          "int16": "int16", "int32": "int32", "int64": "int64", "bool": "bool"}
+_ATTR = re.compile(r'this->Attr\(\s*"([A-Za-z0-9_]+)"\s*\)(.*?);', re.S)
+_TYPES_RAW = re.compile(r"\b(Input|Output)\s*\(\s*\"([A-Za-z0-9_]+)\"\s*\)(.*?);", re.S)
+_DTYPE_LIST = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
+_ENTRY = re.compile(r'extern\s+"C"\s+__global__\s+__aicore__\s+void\s+([A-Za-z_]\w*)\s*\(([^)]*)\)', re.S)
+_NPU_LINE = re.compile(r"^\s*(import\s+torch_npu\b.*|from\s+torch_npu\b.*|import\s+kernel_gen_ops\b.*)$", re.M)
+MAX_CASE_ELEMENTS = 1 << 22  # cases larger than this are left out (cpu-sim emulates every element)
+
+
+class ImportSkip(Exception):
+    """A task (or case) that cannot be expressed as an akgen task; the message says why."""
+
+
+@dataclass
+class TaskImport:
+    name: str  # NPUKernelBench's task folder name (Equal)
+    level: int
+    slugs: list[str] = field(default_factory=list)
+    skipped: str | None = None
+    dropped_cases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ImportReport:
+    tasks: list[TaskImport] = field(default_factory=list)
+
+    def by_level(self) -> dict[int, dict[str, int]]:
+        out: dict[int, dict[str, int]] = defaultdict(lambda: {"tasks": 0, "imported": 0, "akgen_tasks": 0})
+        for t in self.tasks:
+            row = out[t.level]
+            row["tasks"] += 1
+            row["imported"] += bool(t.slugs)
+            row["akgen_tasks"] += len(t.slugs)
+        return dict(sorted(out.items()))
+
+    def skip_reasons(self) -> dict[str, int]:
+        counts: dict[str, int] = defaultdict(int)
+        for t in self.tasks:
+            if t.skipped:
+                counts[t.skipped.split(":")[0]] += 1
+        return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def find_tasks(root: Path) -> Iterator[Path]:
+    """NPUKernelBench task folders under ``root`` (a checkout, or its ``tasks/`` folder)."""
+    base = root / "tasks" if (root / "tasks").is_dir() else root
+    for level in sorted(base.glob("level*")):
+        for folder in sorted(level.glob("*/*")):
+            if (folder / "answer").is_dir() and (folder / "validation").is_dir():
+                yield folder
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def load_validation(folder: Path) -> tuple[types.ModuleType, types.ModuleType]:
+    """The task's prepare_inputs and module, importable without torch_npu or the built op."""
+    return (_load(folder / "prepare_inputs.py", f"npukb_prepare_{id(folder)}"),
+            _load(folder / "module.py", f"npukb_module_{id(folder)}"))
+
+
+def _framework_stub() -> None:
+    """Some prepare_inputs import NPUKernelBench's own ``framework.utils`` (for
+    ``check_precision``, used only by their custom precision checks, which akgen does not call):
+    give them a stand-in instead of the benchmark's runner and its configuration."""
+    if "framework.utils" in sys.modules:
+        return
+    pkg = types.ModuleType("framework")
+    pkg.__path__ = []
+    utils = types.ModuleType("framework.utils")
+
+    def check_precision(outputs: Any, outputs_new: Any, max_abs_error: float, max_rel_error: float) -> Any:
+        raise NotImplementedError("akgen verifies with the task's tolerance (bench_runner/verify.py)")
+
+    utils.check_precision = check_precision  # type: ignore[attr-defined]
+    pkg.utils = utils  # type: ignore[attr-defined]
+    sys.modules.setdefault("framework", pkg)
+    sys.modules.setdefault("framework.utils", utils)
+
+
+def _load(path: Path, name: str) -> types.ModuleType:
+    _framework_stub()
+    text = _NPU_LINE.sub("", path.read_text(encoding="utf-8"))
+    mod = types.ModuleType(name)
+    mod.__file__ = str(path)
+    exec(compile(text, str(path), "exec"), mod.__dict__)  # noqa: S102 - the benchmark's own reference code
+    return mod
+
+
+def read_cases(csv_path: Path) -> list[dict[str, Any]]:
+    """test_cases.csv rows, numbers converted as NPUKernelBench's pandas loader does."""
+    rows = list(csv.DictReader(io.StringIO(csv_path.read_text(encoding="utf-8")), delimiter=";"))
+    out = []
+    for row in rows:
+        conv: dict[str, Any] = {}
+        for k, v in row.items():
+            if k is None:
+                continue
+            conv[k.strip()] = _number(v.strip() if isinstance(v, str) else v)
+        out.append(conv)
+    return out
+
+
+def _number(v: Any) -> Any:
+    if not isinstance(v, str):
+        return v
+    for kind in (int, float):
+        try:
+            num = kind(v)
+        except ValueError:
+            continue
+        return int(num) if kind is float and num == int(num) and "." not in v and "e" not in v.lower() else num
+    return v
+
+
+def opdef(host_text: str) -> tuple[list[tuple[str, str, list[str]]], list[tuple[str, str]]]:
+    """(tensors as (kind, name, ge dtype names), attributes as (name, kind)) of an OpDef."""
+    tensors = []
+    seen = set()
+    for m in _TYPES_RAW.finditer(host_text):
+        if m[2] in seen:
+            continue
+        seen.add(m[2])
+        t = _DTYPE_LIST.search(m[3])
+        tensors.append((m[1], m[2], [x.strip().split("::")[-1] for x in t[1].split(",")] if t else []))
+    attrs = []
+    for m in _ATTR.finditer(host_text):
+        kind = re.search(r"\.(Int|Float|Bool|String|ListInt|ListFloat|ListBool)\s*\(", m[2])
+        attrs.append((m[1], kind[1] if kind else "?"))
+    return tensors, attrs
+
+
+@dataclass
+class _Case:
+    name: str
+    row: dict[str, Any]
+    combo: int
+    shapes: dict[str, tuple[int, ...]]
+    attrs: dict[str, Any]
+
+
+def import_task(folder: Path, out: Path) -> TaskImport:
+    """Write the akgen task(s) of one NPUKernelBench task folder into ``out``."""
+    level = int(re.sub(r"\D", "", folder.parent.parent.name) or 0)
+    rec = TaskImport(folder.name, level)
+    try:
+        rec.slugs = _import(folder, out, rec)
+    except ImportSkip as exc:
+        rec.skipped = str(exc)
+    except Exception as exc:  # noqa: BLE001 - the benchmark's own Python failed: report, go on
+        rec.skipped = f"reference fails on the CPU: {type(exc).__name__}: {str(exc)[:160]}"
+    return rec
+
+
+def _import(folder: Path, out: Path, rec: TaskImport) -> list[str]:
+    import numpy as np  # noqa: F401 - (the generated reference needs it; fail early here)
+    import torch
+
+    answer = folder / "answer" / "0"
+    kernels = sorted((answer / "op_kernel").glob("*.cpp"))
+    if len(kernels) != 1:
+        raise ImportSkip(f"op_kernel files: {len(kernels)} .cpp files in the answer")
+    kernel_text = kernels[0].read_text(encoding="utf-8")
+    kernel_headers = [p for p in sorted((answer / "op_kernel").iterdir()) if p.is_file() and p != kernels[0]]
+    host_files = {p.name: p.read_text(encoding="utf-8") for p in sorted((answer / "op_host").iterdir())
+                  if p.is_file() and p.suffix in (".cpp", ".cc", ".h", ".hpp")}
+    # One translation unit in bundle order: the file that registers the op (OP_ADD) last, after
+    # the TilingFunc it names.
+    host_files = dict(sorted(host_files.items(), key=lambda kv: ("OP_ADD(" in kv[1], kv[0])))
+    host_cpps = [n for n in host_files if n.endswith((".cpp", ".cc"))]
+    if not host_cpps:
+        raise ImportSkip("op_host files: no .cpp file in the answer")
+    bundle = op_project.make_bundle(host_files)
+    try:
+        op_project.split_host(bundle)
+    except op_project.BundleError as exc:
+        raise ImportSkip(f"op_host files: {exc}") from None
+    tensors, attrs = opdef("\n".join(host_files[n] for n in host_cpps))
+    ins = [t for t in tensors if t[0] == "Input"]
+    outs = [t for t in tensors if t[0] == "Output"]
+    if not ins or not outs:
+        raise ImportSkip("OpDef: no inputs or outputs found")
+    if any(k.startswith("List") or k == "?" for _, k in attrs):
+        raise ImportSkip("list or untyped attributes")
+    m = _ENTRY.search(kernel_text)
+    if m is None:
+        raise ImportSkip("kernel entry: no extern \"C\" __global__ __aicore__ function")
+    entry, params = m[1], [p for p in m[2].split(",") if p.strip()]
+    if len(params) != len(ins) + len(outs) + 2:
+        raise ImportSkip(f"kernel entry: {len(params)} parameters for {len(ins)} inputs + {len(outs)} outputs "
+                         "+ workspace + tiling")
+
+    prepare, module = load_validation(folder / "validation")
+    cases: list[_Case] = []
+    for row in read_cases(folder / "validation" / "test_cases.csv"):
+        name = f"c{row.get('case_id', len(cases))}"
+        try:
+            cases.append(_case(name, row, prepare, module, ins, outs, attrs, torch))
+        except ImportSkip as exc:
+            rec.dropped_cases.append(f"{name}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - this case's inputs or reference fail on the CPU
+            rec.dropped_cases.append(f"{name}: reference fails on the CPU: {type(exc).__name__}: {str(exc)[:120]}")
+    if not cases:
+        raise ImportSkip(f"no usable case: {rec.dropped_cases[0] if rec.dropped_cases else 'test_cases.csv is empty'}")
+
+    groups: dict[tuple[Any, ...], list[_Case]] = defaultdict(list)
+    for c in cases:
+        groups[(c.combo, tuple(len(c.shapes[t[1]]) for t in ins + outs))].append(c)
+    by_combo: dict[int, int] = defaultdict(int)
+    slugs = []
+    for (combo, ranks), group in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        dtype = GE_TO_AKGEN[ins[0][2][combo]]
+        by_combo[combo] += 1
+        slug = f"{snake(folder.name)}_{_SHORT[dtype]}"
+        same = [k for k in groups if k[0] == combo]
+        if len(same) > 1:  # one task per set of tensor ranks: "_2d", or "_2d_3d" when inputs differ
+            slug += "_" + "_".join(f"{r}d" for r in dict.fromkeys(ranks))
+            if sum(1 for k in same if tuple(dict.fromkeys(k[1])) == tuple(dict.fromkeys(ranks))) > 1:
+                slug += f"_{by_combo[combo]}"
+        _write_task(out / slug, slug, folder, rec.level, entry, ins, outs, attrs, combo, group, kernel_text,
+                    kernel_headers, bundle)
+        slugs.append(slug)
+    return slugs
+
+
+def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, outs: list, attrs: list,
+          torch: Any) -> _Case:
+    init = prepare.get_init_inputs(row) if hasattr(prepare, "get_init_inputs") else []
+    if init:
+        raise ImportSkip("init parameters (Model(*init) is not an op attribute akgen can map)")
+    torch.manual_seed(0)
+    values = prepare.get_inputs(row)
+    values = list(values) if isinstance(values, (list, tuple)) else [values]
+    if len(values) != len(ins) + len(attrs):
+        raise ImportSkip(f"{len(values)} values from get_inputs for {len(ins)} OpDef inputs + {len(attrs)} attributes")
+    tensors, attr_values = values[:len(ins)], values[len(ins):]
+    for t, v in zip(ins, tensors, strict=True):
+        if isinstance(v, (list, tuple)):
+            raise ImportSkip(f"input {t[1]}: a list of tensors (a DYNAMIC OpDef input); akgen tasks have one "
+                             "tensor per input")
+    dtypes: list[str | None] = []
+    for t, v in zip(ins, tensors, strict=True):
+        if isinstance(v, torch.Tensor) and str(v.dtype) not in _TORCH_TO_AKGEN:
+            raise ImportSkip(f"input {t[1]}: {v.dtype} is not an akgen dtype")
+        dtypes.append(_TORCH_TO_AKGEN[str(v.dtype)] if isinstance(v, torch.Tensor) else None)
+    combo = _combination(ins, dtypes)
+    shapes = {t[1]: (tuple(v.shape) if isinstance(v, torch.Tensor) and v.dim() > 0 else (1,))
+              for t, v in zip(ins, tensors, strict=True)}
+    attr_map: dict[str, Any] = {}
+    for (aname, kind), v in zip(attrs, attr_values, strict=True):
+        v = v.item() if isinstance(v, torch.Tensor) and v.numel() == 1 else v
+        if isinstance(v, (list, tuple, torch.Tensor)):
+            raise ImportSkip(f"attribute {aname}: a list value")
+        attr_map[aname] = float(v) if kind == "Float" else (bool(v) if kind == "Bool" else (str(v) if kind == "String" else int(v)))
+    result = module.Model()(*values)
+    results = list(result) if isinstance(result, (list, tuple)) else [result]
+    if len(results) != len(outs):
+        raise ImportSkip(f"Model returns {len(results)} tensors for {len(outs)} OpDef outputs")
+    for t, r in zip(outs, results, strict=True):
+        if not isinstance(r, torch.Tensor):
+            raise ImportSkip(f"output {t[1]}: Model returns {type(r).__name__}")
+        shapes[t[1]] = tuple(r.shape) if r.dim() > 0 else (1,)
+    if sum(int(np_prod(s)) for s in shapes.values()) > MAX_CASE_ELEMENTS:
+        raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all")
+    return _Case(name, row, combo, shapes, attr_map)
+
+
+def np_prod(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _combination(ins: list, dtypes: list[str | None]) -> int:
+    """The OpDef combination whose input dtypes are those the case's tensors have."""
+    width = max(len(t[2]) for t in ins)
+    for i in range(width):
+        ok = True
+        for t, d in zip(ins, dtypes, strict=True):
+            ge = t[2][i] if i < len(t[2]) else (t[2][0] if t[2] else None)
+            want = GE_TO_AKGEN.get(ge or "")
+            if want is None:
+                ok = False
+                break
+            if d is not None and d != want:
+                ok = False
+                break
+        if ok:
+            return i
+    raise ImportSkip(f"dtypes {dtypes} are no OpDef combination akgen can run")
+
+
+def _dtype_of(t: tuple[str, str, list[str]], combo: int) -> str:
+    ge = t[2][combo] if combo < len(t[2]) else t[2][0]
+    if ge not in GE_TO_AKGEN:
+        raise ImportSkip(f"tensor {t[1]}: {ge} is not an akgen dtype")
+    return GE_TO_AKGEN[ge]
+
+
+def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins: list, outs: list, attrs: list,
+                combo: int, cases: list[_Case], kernel_text: str, kernel_headers: list[Path], bundle: str) -> None:
+    if dest.exists():
+        shutil.rmtree(dest)
+    (dest / "template").mkdir(parents=True)
+    (dest / "expert").mkdir()
+    (dest / "npukb").mkdir()
+    lines = [
+        f"# Imported from NPUKernelBench {folder.parent.parent.name}/{folder.parent.name}/{folder.name} by "
+        "`akgen suite import-npukb` (bench_runner/npukb_import.py).",
+        "format = 1",
+        f"slug = {json.dumps(slug)}",
+        f"title = {json.dumps(f'{folder.name} (NPUKernelBench L{level}), {_dtype_of(ins[0], combo)}')}",
+        f"level = {max(1, min(3, level))}",
+        f"category = {json.dumps(snake(folder.parent.name))}",
+        'shape_mode = "dynamic"',
+        f"entry = {json.dumps(entry)}",
+        'paths = ["device_only", "host_device"]',
+        'block_dim = "host"',
+        "tiling = true",
+        "workspace = true",
+        "",
+    ]
+    dims_of: dict[str, list[str]] = {}
+    for kind, group in (("inputs", ins), ("outputs", outs)):
+        for t in group:
+            rank = len(cases[0].shapes[t[1]])
+            dims_of[t[1]] = [f"{t[1]}_d{i}" for i in range(rank)]
+            lines += [f"[[{kind}]]", f"name = {json.dumps(t[1])}", f"dtype = {json.dumps(_dtype_of(t, combo))}",
+                      f"shape = {json.dumps(dims_of[t[1]])}", ""]
+    if attrs:
+        lines.append("[attributes]")
+        lines += [f"{a} = {_toml(cases[0].attrs[a])}" for a, _ in attrs]
+        lines.append("")
+    floats = sorted({_dtype_of(t, combo) for t in outs} & {"float16", "bfloat16", "float32"})
+    if floats:
+        lines.append("[tolerance]")
+        lines += [f"{d} = {{ rtol = {TOLERANCE}, atol = {TOLERANCE} }}" for d in floats]
+        lines.append("")
+    table = {}
+    for c in cases:
+        dims = {d: c.shapes[name][i] for name, ds in dims_of.items() for i, d in enumerate(ds)}
+        lines += ["[[cases]]", f"name = {json.dumps(c.name)}",
+                  "dims = { " + ", ".join(f"{k} = {v}" for k, v in dims.items()) + " }",
+                  f"seed = {len(table) + 1}"]
+        extra = {k: v for k, v in c.attrs.items() if v != cases[0].attrs.get(k)}
+        if extra:
+            lines.append("attributes = { " + ", ".join(f"{k} = {_toml(v)}" for k, v in extra.items()) + " }")
+        lines.append("")
+        table[c.name] = c.row
+    lines += ["[extra]", f"npukb = {json.dumps(f'{folder.parent.name}/{folder.name}')}", ""]
+    (dest / "task.toml").write_text("\n".join(lines), encoding="utf-8")
+    shutil.copyfile(folder / "validation" / "module.py", dest / "npukb" / "module.py")
+    shutil.copyfile(folder / "validation" / "prepare_inputs.py", dest / "npukb" / "prepare_inputs.py")
+    (dest / "npukb" / "cases.json").write_text(json.dumps(table, indent=1, sort_keys=True), encoding="utf-8")
+    spec = {"inputs": [[t[1], _dtype_of(t, combo)] for t in ins], "outputs": [[t[1], _dtype_of(t, combo)] for t in outs],
+            "attrs": [a for a, _ in attrs]}
+    (dest / "npukb" / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    (dest / "reference.py").write_text(_REFERENCE, encoding="utf-8")
+    desc = folder / "api_desc.md"
+    (dest / "api_desc.md").write_text(desc.read_text(encoding="utf-8") if desc.is_file() else f"{folder.name}\n",
+                                      encoding="utf-8")
+    question = sorted((folder / "question" / "op_kernel").glob("*.cpp")) if (folder / "question").is_dir() else []
+    (dest / "template" / "kernel.cpp").write_text(question[0].read_text(encoding="utf-8") if question else kernel_text,
+                                                  encoding="utf-8")
+    (dest / "template" / "host.cpp").write_text(bundle, encoding="utf-8")
+    (dest / "expert" / "kernel.cpp").write_text(kernel_text, encoding="utf-8")
+    if kernel_headers:
+        (dest / "template" / "include").mkdir()
+        for h in kernel_headers:
+            shutil.copyfile(h, dest / "template" / "include" / h.name)
+
+
+def _toml(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v) if v == v and abs(v) != float("inf") else json.dumps(str(v))
+    if isinstance(v, int):
+        return str(v)
+    return json.dumps(str(v))
+
+
+#: The reference every imported task gets: NPUKernelBench's get_inputs and Model, in torch.
+_REFERENCE = '''\
+"""Golden model of an imported NPUKernelBench task: its own validation code (npukb/), in torch on
+the CPU. Generated by `akgen suite import-npukb` (bench_runner/npukb_import.py)."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from bench_runner.npukb_import import load_validation
+
+_HERE = Path(__file__).resolve().parent
+_PREPARE, _MODULE = load_validation(_HERE / "npukb")
+_CASES = json.loads((_HERE / "npukb" / "cases.json").read_text())
+_SPEC = json.loads((_HERE / "npukb" / "spec.json").read_text())
+_TORCH = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32, "int8": torch.int8,
+          "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64, "bool": torch.bool}
+
+
+def make_inputs(case, rng):
+    torch.manual_seed(int(rng.integers(0, 2**31 - 1)))
+    values = _PREPARE.get_inputs(_CASES[case.name])
+    values = list(values) if isinstance(values, (list, tuple)) else [values]
+    out = {}
+    for (name, _dtype), v in zip(_SPEC["inputs"], values):
+        t = v if isinstance(v, torch.Tensor) else torch.tensor([v])
+        t = t.reshape(case.shapes[name])
+        out[name] = t.float().numpy().astype(np.float64) if t.is_floating_point() else t.numpy()
+    return out
+
+
+def golden(inputs, attrs):
+    args = [torch.from_numpy(np.ascontiguousarray(inputs[name])).to(_TORCH[dtype]) for name, dtype in _SPEC["inputs"]]
+    args += [attrs[a] for a in _SPEC["attrs"]]
+    result = _MODULE.Model()(*args)
+    results = list(result) if isinstance(result, (list, tuple)) else [result]
+    out = {}
+    for (name, dtype), r in zip(_SPEC["outputs"], results):
+        r = r.detach()
+        if dtype == "bool":
+            out[name] = (r != 0).numpy()
+        elif dtype in ("float16", "bfloat16", "float32"):
+            out[name] = r.double().numpy()
+        else:
+            out[name] = r.to(_TORCH[dtype]).numpy()
+    return out
+'''
+
+
+def import_suite(root: Path, out: Path, *, only: Sequence[str] = (), limit: int = 0,
+                 on_task: Callable[[TaskImport], None] | None = None) -> ImportReport:
+    """Import every task of the checkout at ``root`` into ``out`` (created); see the module doc."""
+    out.mkdir(parents=True, exist_ok=True)
+    report = ImportReport()
+    wanted = {w.lower() for w in only}
+    for folder in find_tasks(root):
+        if wanted and folder.name.lower() not in wanted and snake(folder.name) not in wanted:
+            continue
+        if limit and len(report.tasks) >= limit:
+            break
+        rec = import_task(folder, out)
+        report.tasks.append(rec)
+        if on_task is not None:
+            on_task(rec)
+    sys.stdout.flush()
+    return report

@@ -1,0 +1,277 @@
+"""CANN op projects as submissions: the host side in several files, and what the op build
+gives the kernel.
+
+Why: NPUKernelBench and KernelGen-LM write a kernel as a CANN op project — ``op_host/<op>.cpp``
+(an ``OpDef`` registered with ``OP_ADD`` and a ``TilingFunc``), ``op_host/<op>_tiling.h`` (a
+``BEGIN_TILING_DATA_DEF`` struct) and ``op_kernel/<op>.cpp`` (which reads ``DTYPE_X`` macros and
+``GET_TILING_DATA`` without including the tiling header: CANN's op build supplies both). A
+submission has one host text, so the host files travel in it as a *bundle*, in the layout
+NPUKernelBench's answer parser reads::
+
+    ================== op_host/add_custom_tiling.h ==================
+    ```cpp
+    ...
+    ```
+    ================== op_host/add_custom.cpp ==================
+    ```cpp
+    ...
+    ```
+
+(the code fences are optional). A host text without banner lines is one file, as before.
+
+This module owns the rules of that layout and of what the kernel translation unit sees
+(:func:`kernel_prelude`); toolchains and the survey (benchmarks/survey_ascendc.py) import them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: At most this many files in one host bundle.
+MAX_HOST_FILES = 8
+
+#: Names the evaluator writes into the build directory itself: a bundle may not use them.
+RESERVED_NAMES = frozenset({"kernel.cpp", "host.cpp", "host_tu.cpp", "main.cpp", "main.o", "host_tu.o",
+                            "kernel.o", "prog"})
+
+_BANNER = re.compile(r"^[ \t]*={3,}[ \t]*(?P<path>[^\s=][^=\n]*?)[ \t]*={3,}[ \t]*$", re.M)
+_FENCE_OPEN = re.compile(r"\A[ \t]*```[A-Za-z0-9_+-]*[ \t]*\n")
+_FENCE_CLOSE = re.compile(r"\n?[ \t]*```[ \t]*\s*\Z")
+_SAFE_NAME = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}\Z")
+
+#: ge::DataType names as OpDefs list them, and the C type the op build defines DTYPE_<NAME> as.
+GE_CTYPES: Mapping[str, str] = {
+    "DT_FLOAT16": "half", "DT_FLOAT": "float", "DT_BF16": "bfloat16_t", "DT_INT8": "int8_t",
+    "DT_UINT8": "uint8_t", "DT_INT16": "int16_t", "DT_UINT16": "uint16_t", "DT_INT32": "int32_t",
+    "DT_UINT32": "uint32_t", "DT_INT64": "int64_t", "DT_UINT64": "uint64_t", "DT_BOOL": "bool",
+    "DT_DOUBLE": "double",
+}
+_OPDEF_TENSOR = re.compile(r"\b(Input|Output)\s*\(\s*\"([A-Za-z0-9_]+)\"\s*\)(.*?);", re.S)
+_OPDEF_TYPES = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
+
+
+class BundleError(ValueError):
+    """A host bundle that cannot be laid out as files; the message says what to change."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostFiles:
+    """The host side as files: ``main`` is compiled (as host.cpp); ``headers`` sit beside it."""
+
+    #: A plain host's text; for a bundle, its .cpp files' texts joined (what the OpDef is read from).
+    main: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    #: Where each file starts in the submitted text (1-based line of its first code line).
+    first_lines: Mapping[str, int] = field(default_factory=dict)
+    #: A bundle's .cpp files (name -> text), compiled together as one translation unit; empty
+    #: for a plain host.
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def tiling_header(self) -> str | None:
+        """The header that defines the tiling struct (``BEGIN_TILING_DATA_DEF``), if any."""
+        return tiling_header(self.headers)
+
+
+def is_bundle(text: str | None) -> bool:
+    """Whether ``text`` is a multi-file host bundle (has at least one banner line)."""
+    return bool(text) and _BANNER.search(text) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class BannerFile:
+    path: str  # as the banner names it (op_host/foo.cpp)
+    text: str  # the body, without its code fence
+    first_line: int  # 1-based line of the body's first line in the whole text
+
+
+def split_files(text: str) -> list[BannerFile]:
+    """The files of a banner-separated text (a host bundle, or a whole NPUKernelBench answer with
+    op_host and op_kernel files), in order; [] when it has no banner. Text before the first banner
+    is ignored here (split_host refuses it)."""
+    banners = list(_BANNER.finditer(text))
+    out = []
+    for i, m in enumerate(banners):
+        end = banners[i + 1].start() if i + 1 < len(banners) else len(text)
+        body_start = m.end() + 1 if m.end() < len(text) and text[m.end()] == "\n" else m.end()
+        body = text[body_start:end]
+        line = text.count("\n", 0, body_start) + 1
+        fence = _FENCE_OPEN.match(body)
+        if fence:
+            body = _FENCE_CLOSE.sub("\n", body[fence.end():])
+            line += 1
+        out.append(BannerFile(m["path"].strip(), body, line))
+    return out
+
+
+def split_host(text: str) -> HostFiles:
+    """The host text as files; raises :class:`BundleError` for a bundle that breaks the rules.
+
+    Rules: every banner names ``op_host/<name>`` or ``<name>`` (letters, digits, ``_ . -``);
+    at least one ``.cpp``/``.cc`` file (op_host sources, compiled together as one translation
+    unit, in bundle order); the others are headers (``.h``/``.hpp``); no name twice, none of
+    :data:`RESERVED_NAMES`, at most :data:`MAX_HOST_FILES` files, and nothing but blank lines
+    before the first banner.
+    """
+    files = split_files(text)
+    if not files:
+        return HostFiles(main=text)
+    first = _BANNER.search(text)
+    assert first is not None
+    if text[:first.start()].strip():
+        line = text[:first.start()].strip().splitlines()[0][:80]
+        raise BundleError(f"the host bundle has text before its first file banner ({line!r}); start with "
+                          "a line like '================== op_host/<op>.cpp =================='")
+    if len(files) > MAX_HOST_FILES:
+        raise BundleError(f"the host bundle has {len(files)} files; at most {MAX_HOST_FILES} are accepted")
+    sources: dict[str, str] = {}
+    headers: dict[str, str] = {}
+    first_lines: dict[str, int] = {}
+    for f in files:
+        path = f.path
+        name = path[len("op_host/"):] if path.startswith("op_host/") else path
+        if not _SAFE_NAME.match(name) or name in (".", ".."):
+            raise BundleError(f"file banner {path!r}: name the file op_host/<name> with letters, digits, "
+                              "'_', '.' or '-' (op_kernel files go in the kernel field)")
+        if name in RESERVED_NAMES:
+            raise BundleError(f"file banner {path!r}: {name} is a name the evaluator uses itself; rename the file")
+        if name in headers or name in sources:
+            raise BundleError(f"file banner {path!r}: the bundle names {name} twice")
+        if name.endswith((".cpp", ".cc")):
+            sources[name] = f.text
+        elif name.endswith((".h", ".hpp")):
+            headers[name] = f.text
+        else:
+            raise BundleError(f"file banner {path!r}: a host bundle holds one .cpp and headers (.h, .hpp)")
+        first_lines[name] = f.first_line
+    if not sources:
+        raise BundleError("the host bundle needs an op_host .cpp file (it has only headers)")
+    return HostFiles(main="\n".join(sources.values()), headers=headers, first_lines=first_lines, sources=sources)
+
+
+def split_answer(text: str) -> tuple[str, str] | None:
+    """(kernel, host bundle) from an answer laid out as NPUKernelBench's answer parser reads it
+    (banners for op_host/<op>_tiling.h, op_host/<op>.cpp and op_kernel/<op>.cpp), or None when
+    the text has no op_kernel banner. Raises :class:`BundleError` for more than one kernel file
+    or a host part that breaks split_host's rules."""
+    files = split_files(text)
+    kernels = [f for f in files if f.path.startswith("op_kernel/")]
+    if not kernels:
+        return None
+    if len(kernels) != 1:
+        raise BundleError(f"the answer has {len(kernels)} op_kernel files; give exactly one op_kernel/<op>.cpp")
+    host = make_bundle({f.path[len("op_host/"):] if f.path.startswith("op_host/") else f.path: f.text
+                        for f in files if not f.path.startswith("op_kernel/")})
+    split_host(host)
+    return kernels[0].text, host
+
+
+def tiling_header(headers: Mapping[str, str]) -> str | None:
+    """The first header (by name) that defines a tiling struct with ``BEGIN_TILING_DATA_DEF``."""
+    for name in sorted(headers):
+        if "BEGIN_TILING_DATA_DEF" in headers[name]:
+            return name
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class OpDefTensor:
+    kind: str  # "Input" or "Output"
+    name: str
+    #: C types of the dtypes its OpDef lists, in order (those this module knows).
+    ctypes: tuple[str, ...]
+
+
+def opdef_tensors(op_host_text: str) -> list[OpDefTensor]:
+    """The inputs and outputs an op_host ``OpDef`` declares (``this->Input("x")...DataType({...})``),
+    in declaration order; each name once."""
+    out: list[OpDefTensor] = []
+    seen: set[str] = set()
+    for m in _OPDEF_TENSOR.finditer(op_host_text):
+        if m[2] in seen:
+            continue
+        seen.add(m[2])
+        types_m = _OPDEF_TYPES.search(m[3])
+        names = [t.strip().split("::")[-1] for t in types_m[1].split(",")] if types_m else []
+        out.append(OpDefTensor(m[1], m[2], tuple(GE_CTYPES[n] for n in names if n in GE_CTYPES)))
+    return out
+
+
+def dtype_macros(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """``{DTYPE_X: half, ORIG_DTYPE_X: half}`` for each (tensor name, C type), as the op build
+    defines them for the dtype combination it compiles."""
+    out: dict[str, str] = {}
+    for name, ctype in pairs:
+        out.setdefault(f"DTYPE_{name.upper()}", ctype)
+        out.setdefault(f"ORIG_DTYPE_{name.upper()}", ctype)
+    return out
+
+
+def combination_pairs(task_tensors: Sequence[tuple[str, str]], op_host_text: str | None) -> list[tuple[str, str]]:
+    """(name, C type) for the DTYPE macros of one build: the task's tensors by their own names,
+    and — when the host's OpDef declares as many tensors under other names — by the OpDef's
+    names in declaration order too (inputs, then outputs: the kernel's parameter order)."""
+    pairs = list(task_tensors)
+    if op_host_text:
+        declared = opdef_tensors(op_host_text)
+        ordered = [t for t in declared if t.kind == "Input"] + [t for t in declared if t.kind == "Output"]
+        if len(ordered) == len(task_tensors):
+            pairs += [(t.name, ctype) for t, (_, ctype) in zip(ordered, task_tensors, strict=True)]
+    return pairs
+
+
+def includes_header(text: str, header: str) -> bool:
+    """Whether ``text`` has an ``#include`` of ``header`` (by its file name, any directory)."""
+    return re.search(r'#\s*include\s*[<"]([^">]*/)?' + re.escape(header) + '[">]', text) is not None
+
+
+def kernel_prelude(macros: Mapping[str, str], header: str | None, kernel_text: str, *,
+                   file_name: str = "kernel.cpp") -> str:
+    """What CANN's op build puts in front of an op kernel: the DTYPE macros of the combination
+    being built and, when the kernel does not include it itself, the host's tiling header at
+    global scope (``using namespace optiling``, as the generated kernel-side struct is). Ends with
+    ``#line 1`` so diagnostics keep the kernel's own line numbers."""
+    lines = ["// akgen: what the op build supplies to the kernel (bench_runner/op_project.py)"]
+    lines += [f"#define {k} {v}" for k, v in macros.items()]
+    if header is not None and not includes_header(kernel_text, header):
+        lines += [f'#include "{header}"', "namespace optiling {}", "using namespace optiling;"]
+    if len(lines) == 1:
+        return ""
+    lines.append(f'#line 1 "{file_name}"')
+    return "\n".join(lines) + "\n"
+
+
+def make_bundle(files: Mapping[str, str]) -> str:
+    """The host bundle text of ``files`` (name -> text; names as in :func:`split_host`), the
+    inverse of split_host: what `akgen eval --project` submits and a prompt shows."""
+    parts = []
+    for name, text in files.items():
+        parts.append(f"================== op_host/{name} ==================\n```cpp\n{text.rstrip()}\n```\n")
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectSources:
+    kernel: str
+    host: str
+    kernel_name: str
+
+
+def read_project(folder: Path) -> ProjectSources:
+    """An op project folder (``op_kernel/<op>.cpp``, ``op_host/<op>.cpp`` and its headers) as a
+    submission: the kernel text and the host bundle. Raises :class:`BundleError` when the folder
+    does not have that layout (one kernel .cpp, one host .cpp)."""
+    kdir, hdir = folder / "op_kernel", folder / "op_host"
+    kernels = sorted(kdir.glob("*.cpp")) if kdir.is_dir() else []
+    if len(kernels) != 1:
+        raise BundleError(f"{folder}: an op project needs exactly one op_kernel/*.cpp (found {len(kernels)})")
+    if not hdir.is_dir():
+        raise BundleError(f"{folder}: no op_host/ folder")
+    files = {p.name: p.read_text(encoding="utf-8") for p in sorted(hdir.iterdir())
+             if p.is_file() and p.suffix in (".cpp", ".cc", ".h", ".hpp")}
+    host = make_bundle(files)
+    split_host(host)  # the same rules as a submitted bundle
+    return ProjectSources(kernels[0].read_text(encoding="utf-8"), host, kernels[0].name)

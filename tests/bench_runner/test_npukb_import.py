@@ -1,0 +1,136 @@
+"""`akgen suite import-npukb` (issue #19): NPUKernelBench task folders become akgen tasks.
+
+The first tests build an NPUKernelBench-shaped task of our own (our ScaleAdd op project as the
+answer, a torch Model, get_inputs and a test_cases.csv written here) and run it through the import
+and the evaluator. The last one imports real NPUKernelBench tasks from a checkout named by
+AKGEN_NPUKB_DIR (kept outside the repository) and is skipped without it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the import runs NPUKernelBench's torch references (train extra)")
+
+from bench_runner import npukb_import, tasks  # noqa: E402
+from bench_runner.evaluate import evaluate  # noqa: E402
+from bench_runner.toolchains import cpu_sim  # noqa: E402
+
+PROJECT = Path(__file__).parent / "fixtures" / "op_projects" / "scale_add"
+REPO = Path(__file__).resolve().parents[2]
+
+_MODULE = """\
+import torch
+import torch_npu
+from torch_npu.contrib import transfer_to_npu
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x, y, alpha):
+        return x * alpha + y
+"""
+
+_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    shape = eval(param.get("shape", "[1]"))
+    dtype = getattr(torch, param.get("dtype", "float16"))
+    return torch.randn(shape, dtype=dtype), torch.randn(shape, dtype=dtype), float(param["alpha"])
+
+
+def get_init_inputs(param, device=None):
+    return []
+"""
+
+_CASES = """\
+case_id;shape;dtype;alpha
+0;[4, 256];float16;0.5
+1;[33, 7];float16;-2.0
+2;[1001];float32;0.25
+3;[4, 1024];float32;1.5
+4;[8];complex64;1.0
+"""
+
+
+def _fake_npukb(root: Path) -> Path:
+    task = root / "tasks" / "level1" / "Math" / "ScaleAdd"
+    shutil.copytree(PROJECT, task / "answer" / "0")
+    (task / "validation").mkdir(parents=True)
+    (task / "validation" / "module.py").write_text(_MODULE, encoding="utf-8")
+    (task / "validation" / "prepare_inputs.py").write_text(_PREPARE, encoding="utf-8")
+    (task / "validation" / "test_cases.csv").write_text(_CASES, encoding="utf-8")
+    (task / "api_desc.md").write_text("ScaleAdd: z = x * alpha + y.\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, npukb_import.ImportReport]:
+    root = _fake_npukb(tmp_path_factory.mktemp("npukb"))
+    out = tmp_path_factory.mktemp("suite")
+    return out, npukb_import.import_suite(root, out)
+
+
+def test_one_akgen_task_per_dtype_combination_and_rank(imported: tuple[Path, npukb_import.ImportReport]) -> None:
+    out, report = imported
+    (rec,) = report.tasks
+    assert rec.skipped is None and rec.level == 1
+    assert sorted(rec.slugs) == ["scale_add_fp16", "scale_add_fp32_1d", "scale_add_fp32_2d"]
+    # the complex64 case has no akgen dtype: dropped with its reason, the others kept
+    assert len(rec.dropped_cases) == 1 and rec.dropped_cases[0].startswith("c4")
+    spec = tomllib.loads((out / "scale_add_fp16" / "task.toml").read_text())
+    assert [(t["name"], t["dtype"]) for t in spec["inputs"] + spec["outputs"]] == [
+        ("x", "float16"), ("y", "float16"), ("z", "float16")]
+    assert spec["attributes"] == {"alpha": 0.5} and spec["cases"][1]["attributes"] == {"alpha": -2.0}
+    assert spec["cases"][1]["dims"] == {"x_d0": 33, "x_d1": 7, "y_d0": 33, "y_d1": 7, "z_d0": 33, "z_d1": 7}
+    assert spec["workspace"] is True and spec["entry"] == "scale_add"
+    loaded = tasks.load_suite(out)
+    assert not loaded.errors and len(loaded.tasks) == 3
+
+
+@pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim is not available here")
+def test_the_imported_expert_passes_and_a_wrong_one_fails(imported: tuple[Path, npukb_import.ImportReport]) -> None:
+    out, _ = imported
+    task = tasks.get_task("scale_add_fp16", out)
+    host = task.expert_host.read_text()
+    kernel = task.expert_kernel.read_text()
+    r = evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics)
+    # the torch reference really judges: x * alpha - y is wrong
+    wrong = kernel.replace("Add(out, a, b,", "Sub(out, a, b,")
+    assert wrong != kernel
+    r = evaluate(task, wrong, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer", r.reason
+
+
+def test_tasks_that_do_not_map_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    root = _fake_npukb(tmp_path / "npukb")
+    prep = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation" / "prepare_inputs.py"
+    prep.write_text(_PREPARE.replace("return []", "return [3]"), encoding="utf-8")
+    (rec,) = npukb_import.import_suite(root, tmp_path / "out").tasks
+    assert rec.slugs == [] and "init parameters" in (rec.skipped or "")
+
+
+@pytest.mark.skipif(not os.environ.get("AKGEN_NPUKB_DIR"),
+                    reason="AKGEN_NPUKB_DIR is not set: no NPUKernelBench checkout on this machine (it is never "
+                           "bundled; clone github.com/weich97/NPUKernelBench and point the variable at it)")
+def test_real_npukernelbench_tasks_import_and_their_experts_pass(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "bench_runner.cli", "suite", "import-npukb",
+                           os.environ["AKGEN_NPUKB_DIR"], "--out", str(tmp_path / "suite"), "--only", "AddCustom",
+                           "FastGelu", "--eval", "--json"], cwd=REPO, capture_output=True, text=True, timeout=900,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    data = json.loads(proc.stdout)
+    assert all(t["slugs"] for t in data["tasks"]), data["tasks"]
+    evaluated = data["evaluation"]["levels"]
+    assert sum(v["passed"] for v in evaluated.values()) == sum(v["tasks"] for v in evaluated.values()), data
