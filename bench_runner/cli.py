@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bench_runner.contracts import number
-from bench_runner.errors import AkgenError, InfrastructureError, InputError, TaskFormatError
+from bench_runner.errors import (
+    AkgenError,
+    InfrastructureError,
+    InputError,
+    SubmissionError,
+    TaskFormatError,
+)
 
 if TYPE_CHECKING:
     from bench_runner.contracts import EvaluationResult
@@ -258,9 +264,11 @@ def _evaluate_imported(report: Any, suite: Path, out: TextIO, *, quiet: bool) ->
             try:
                 r = evaluate(task, task.expert_kernel.read_text(encoding="utf-8"), host, path="host_device",
                              use_cache=False, baseline=False)
-            except TaskFormatError as exc:
-                blockers[f"reference: {str(exc)[:100]}"] += 1
+            except (TaskFormatError, SubmissionError) as exc:  # reference fails; expert refused (size)
+                blockers[f"{type(exc).__name__}: {str(exc)[:100]}"] += 1
                 levels[task.level]["tasks"] += 1
+                if not quiet:
+                    out.write(f"  {slug:36} not evaluated: {str(exc)[:110]}\n")
                 continue
             row = levels[task.level]
             row["tasks"] += 1

@@ -365,8 +365,10 @@ class Store:
         tmp.replace(self.path)
 
 
-def task_prompts(platform: Platform | None, slugs: Sequence[str] | None, path: str) -> dict[str, str]:
-    """{slug: prompt} from the platform (or, offline, from the local suite)."""
+def task_prompts(platform: Platform | None, slugs: Sequence[str] | None, path: str,
+                 suite: str | None = None) -> dict[str, str]:
+    """{slug: prompt} from the platform (or, offline, from the local suite: AKGEN_SUITE_DIR).
+    ``suite``: only that suite's tasks (the platform's; e.g. an imported NPUKernelBench)."""
     if platform is None:
         from bench_runner import tasks
         from bench_runner.prompt import build_prompt
@@ -374,7 +376,8 @@ def task_prompts(platform: Platform | None, slugs: Sequence[str] | None, path: s
         chosen = slugs or [t.slug for t in tasks.load_suite().tasks if path in t.paths]
         return {slug: build_prompt(tasks.get_task(slug), path) for slug in chosen}
     if not slugs:
-        slugs = [t["slug"] for t in platform.paged("tasks/") if path in t.get("paths", [])]
+        listed = platform.paged("tasks/", {"suite": suite} if suite else None)
+        slugs = [t["slug"] for t in listed if path in t.get("paths", [])]
     prompts = {}
     for slug in slugs:
         detail = platform.request("GET", f"tasks/{slug}/")
@@ -397,7 +400,7 @@ def generate(args: argparse.Namespace, *, backend: Any = None, out: TextIO | Non
     if run is not None and k > run["samples_per_task"]:
         raise GenerateError(f"run {args.run} takes {run['samples_per_task']} samples per task, not {k}")
     slugs = [s.strip() for s in args.tasks.split(",") if s.strip()] if args.tasks else None
-    prompts = task_prompts(platform, slugs, path)
+    prompts = task_prompts(platform, slugs, path, args.suite)
     folder = Path(args.out or Path("var") / "generate" / f"run-{args.run}")
     store = Store(folder)
     already = platform.submitted(args.run) if platform is not None else set()
@@ -516,6 +519,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=("vllm", "openai", "transformers"), default="vllm")
     p.add_argument("--k", type=int, help="samples per task (default: the run's samples_per_task)")
     p.add_argument("--tasks", help="comma-separated task slugs (default: every task offering the path)")
+    p.add_argument("--suite", help="only this suite's tasks (the platform's suite name, e.g. npukb; default: all)")
     p.add_argument("--path", choices=("device_only", "host_device"), help="default: the run's path")
     p.add_argument("--temperature", type=float, default=0.8)
     p.add_argument("--top-p", type=float, default=0.95)

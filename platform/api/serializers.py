@@ -166,6 +166,7 @@ class TaskOutput(serializers.Serializer):
     shape_mode = serializers.CharField()
     dtypes = serializers.ListField(child=serializers.CharField())
     paths = serializers.ListField(child=serializers.CharField())
+    suite = serializers.CharField(help_text="The suite the task belongs to (akgen, or an imported one).")
     version = serializers.CharField(allow_null=True, help_text="Content hash of the current version.")
 
 

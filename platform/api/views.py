@@ -246,7 +246,7 @@ def _task_row(request, task: Task) -> dict:
     return {
         "slug": task.slug, "url": _abs(request, "api:task-detail", task.slug), "title": task.title,
         "level": task.level, "category": task.category, "shape_mode": task.shape_mode,
-        "dtypes": task.dtypes or [], "paths": task.paths or [],
+        "dtypes": task.dtypes or [], "paths": task.paths or [], "suite": task.suite,
         "version": version.content_hash if version else None,
     }
 
@@ -262,8 +262,9 @@ class TaskListApi(ApiListView):
 
     @extend_schema(operation_id="tasks_list", responses={200: s.TaskOutput(many=True), **errors(400, 401, 403, 429)},
                    parameters=[OpenApiParameter("level", int, enum=[1, 2, 3]),
-                               OpenApiParameter("category", str)],
-                   description="The task suite (tasks no longer on disk are left out).")
+                               OpenApiParameter("category", str), OpenApiParameter("suite", str)],
+                   description="The tasks (those no longer on disk are left out); `suite` keeps one suite's "
+                               "(akgen's own, or an imported one such as npukb).")
     def get(self, request):
         qs = Task.objects.filter(retired=False).select_related("current_version").order_by("level", "slug")
         level = request.query_params.get("level")
@@ -273,6 +274,8 @@ class TaskListApi(ApiListView):
             qs = qs.filter(level=int(level))
         if request.query_params.get("category"):
             qs = qs.filter(category=request.query_params["category"])
+        if request.query_params.get("suite"):
+            qs = qs.filter(suite=request.query_params["suite"])
         return self.list_response(qs, TaskRowSerializer)
 
 

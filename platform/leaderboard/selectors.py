@@ -25,6 +25,7 @@ from leaderboard.task_stats import VOUCHED, best_kernels
 from submissions.models import EvalStatus, Evaluation, Run
 from submissions.selectors import is_visible_to, visibility_q
 from tasks.models import Task
+from tasks.suites import DEFAULT_SUITE, valid_name
 
 DEFAULT_TOOLCHAIN = "cpu-sim"
 #: Columns of the model leaderboard that can be sorted, with their label.
@@ -53,6 +54,9 @@ class Filters:
     toolchain: str = DEFAULT_TOOLCHAIN
     soc: str | None = None
     category: str | None = None
+    #: One suite per board (tasks/suites.py): pass rates over akgen's tasks and an imported
+    #: suite's are not one number.
+    suite: str = DEFAULT_SUITE
 
     @classmethod
     def from_query(cls, query: Mapping[str, str]) -> Filters:
@@ -68,12 +72,14 @@ class Filters:
         path = query.get("path") or None
         if path not in (None, "device_only", "host_device"):
             raise BadFilter(f"path must be device_only or host_device, not {path!r}")
-        text = {k: query.get(k) or None for k in ("toolchain", "soc", "category")}
+        text = {k: query.get(k) or None for k in ("toolchain", "soc", "category", "suite")}
         for key, value in text.items():
             if value is not None and (len(value) > 60 or not _TEXT_FILTER.fullmatch(value)):
                 raise BadFilter(f"{key} must be at most 60 characters without control characters")
+        if text["suite"] is not None and not valid_name(text["suite"]):
+            raise BadFilter(f"suite must be a suite name (lower-case letters, digits, _ -), not {text['suite']!r}")
         return cls(level=level, shape_mode=shape_mode, path=path, toolchain=text["toolchain"] or DEFAULT_TOOLCHAIN,
-                   soc=text["soc"], category=text["category"])
+                   soc=text["soc"], category=text["category"], suite=text["suite"] or DEFAULT_SUITE)
 
     def as_query(self) -> dict[str, str]:
         return {k: str(v) for k, v in asdict(self).items() if v is not None}
@@ -83,7 +89,7 @@ class Filters:
 
 
 def _stat_rows(filters: Filters, run_ids: list[int] | None = None) -> QuerySet:
-    rows = RunTaskStat.objects.filter(toolchain=filters.toolchain, task__retired=False)
+    rows = RunTaskStat.objects.filter(toolchain=filters.toolchain, task__retired=False, task__suite=filters.suite)
     if filters.soc:
         rows = rows.filter(soc=filters.soc)
     if filters.path:
@@ -170,7 +176,7 @@ class BoardRow:
 
 def _baseline_row(filters: Filters) -> BoardRow:
     """The expert kernels: correct on every task of the filter, speedup 1 by definition."""
-    tasks = Task.objects.filter(retired=False)
+    tasks = Task.objects.filter(retired=False, suite=filters.suite)
     if filters.level:
         tasks = tasks.filter(level=filters.level)
     if filters.shape_mode:
@@ -258,6 +264,7 @@ def filter_options() -> dict[str, list]:
         "toolchains": sorted({t for t, _ in stats} | {DEFAULT_TOOLCHAIN}),
         "socs": sorted({s for _, s in stats}),
         "categories": sorted(set(Task.objects.filter(retired=False).values_list("category", flat=True))),
+        "suites": sorted(set(Task.objects.filter(retired=False).values_list("suite", flat=True)) | {DEFAULT_SUITE}),
     }
 
 

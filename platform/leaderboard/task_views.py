@@ -50,7 +50,10 @@ def task_index(request):
         "shape_mode": request.GET.get("shape_mode") or None,
         "dtype": request.GET.get("dtype") or None,
         "q": (request.GET.get("q") or "").strip()[:100] or None,
+        "suite": request.GET.get("suite") or None,
     }
+    if params["suite"] and params["suite"] not in options.suites:
+        params["suite"] = None
     if params["dtype"] and params["dtype"] not in options.dtypes:
         params["dtype"] = None
     sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "level"

@@ -33,6 +33,7 @@ from submissions.models import EvalStatus, Evaluation, Submission
 from submissions.selectors import visibility_q
 from tasks.models import Task, TaskVersion
 from tasks.prompts import fallback_prompt
+from tasks.suites import DEFAULT_SUITE
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +79,7 @@ class TaskInfo:
     level: int
     category: str
     paths: list[str]
+    suite: str = "akgen"
 
 
 def pseudonym_key() -> bytes:
@@ -106,7 +108,8 @@ class Context:
     def load(cls, filters: Filters) -> Context:
         ctx = cls(filters=filters, key=pseudonym_key())
         for t in Task.objects.order_by("pk"):
-            ctx.tasks[t.pk] = TaskInfo(t.pk, t.slug, t.title, t.level, t.category, list(t.paths or ["device_only"]))
+            ctx.tasks[t.pk] = TaskInfo(t.pk, t.slug, t.title, t.level, t.category, list(t.paths or ["device_only"]),
+                                       t.suite)
         ctx.eval_slugs = eval_task_slugs([t.slug for t in ctx.tasks.values()])
         for t in ctx.tasks.values():
             if filters.levels and t.level not in filters.levels:
@@ -146,7 +149,8 @@ class Context:
             if self._suite is None:
                 self._suite = _suite_slugs()
             task = self.tasks[task_id]
-            on_disk = task.slug in self._suite or task.slug.removesuffix("_static") in self._suite
+            on_disk = (task.suite != DEFAULT_SUITE or task.slug in self._suite
+                       or task.slug.removesuffix("_static") in self._suite)
             self._prompts[key] = _prompt(task, version_id, self._versions.get(version_id), path, on_disk=on_disk)
         return self._prompts[key]
 
@@ -179,9 +183,9 @@ def _prompt(task: TaskInfo, version_id: int, content_hash: str | None, path: str
         if not on_disk:
             raise LookupError(task.slug)
         from bench_runner import prompt as builder
-        from bench_runner import tasks as suite
+        from tasks.suites import task_on_disk
 
-        on_disk = suite.get_task(task.slug)
+        on_disk = task_on_disk(task.slug, task.suite)
         if on_disk.version == content_hash and path in on_disk.paths:
             return builder.build_prompt(on_disk, path)
     except Exception:  # the suite may be elsewhere or the version old: the fallback holds the same facts

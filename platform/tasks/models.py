@@ -11,6 +11,8 @@ class Task(models.Model):
     """A benchmark task, identified by its slug; its content lives in versions."""
 
     slug = models.SlugField(max_length=120, unique=True)
+    #: The suite it comes from (tasks/suites.py): "akgen", or e.g. "npukb" for an imported one.
+    suite = models.CharField(max_length=40, default="akgen", db_index=True)
     title = models.CharField(max_length=200)
     level = models.PositiveSmallIntegerField(choices=Level.choices, db_index=True)
     category = models.CharField(max_length=60, db_index=True)

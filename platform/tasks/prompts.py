@@ -19,9 +19,9 @@ def task_prompts(task: Task) -> dict[str, str]:
     paths = list(task.paths or ["device_only"])
     try:
         from bench_runner import prompt as builder
-        from bench_runner import tasks as suite
+        from tasks.suites import task_on_disk
 
-        on_disk = suite.get_task(task.slug)
+        on_disk = task_on_disk(task.slug, task.suite)
         if on_disk.version == version.content_hash:
             return {path: builder.build_prompt(on_disk, path) for path in paths}
     except Exception:  # the suite may be elsewhere or malformed; the fallback still helps

@@ -17,9 +17,12 @@ def task_list(
     shape_mode: str | None = None,
     dtype: str | None = None,
     q: str | None = None,
+    suite: str | None = None,
 ) -> QuerySet[Task]:
     """Tasks in the suite, filtered (results and ordering are added by leaderboard.task_views)."""
     qs = Task.objects.filter(retired=False)
+    if suite:
+        qs = qs.filter(suite=suite)
     if level is not None:
         qs = qs.filter(level=level)
     if category:
@@ -40,17 +43,19 @@ class FilterOptions:
     categories: list[str]
     shape_modes: list[str]
     dtypes: list[str]
+    suites: list[str]
 
 
 def task_filter_options() -> FilterOptions:
     """The values the list's filters offer: only those some task in the suite has."""
-    rows = list(Task.objects.filter(retired=False).values_list("category", "shape_mode", "dtypes"))
-    dtypes = sorted({d for _, _, names in rows for d in (names or []) if isinstance(d, str)})
+    rows = list(Task.objects.filter(retired=False).values_list("category", "shape_mode", "dtypes", "suite"))
+    dtypes = sorted({d for _, _, names, _ in rows for d in (names or []) if isinstance(d, str)})
     return FilterOptions(
         levels=list(Level.choices),
-        categories=sorted({c for c, _, _ in rows}),
-        shape_modes=sorted({s for _, s, _ in rows}),
+        categories=sorted({c for c, _, _, _ in rows}),
+        shape_modes=sorted({s for _, s, _, _ in rows}),
         dtypes=dtypes,
+        suites=sorted({s for _, _, _, s in rows}),
     )
 
 

@@ -11,6 +11,7 @@ from django.db import DatabaseError, transaction
 from bench_runner.tasks import STATIC_SUFFIX, load_suite
 from bench_runner.tasks import Task as SuiteTask
 from tasks.models import Task, TaskVersion
+from tasks.suites import DEFAULT_SUITE, UnknownSuite, suite_root, valid_name
 
 
 @dataclass
@@ -43,12 +44,16 @@ def _dtypes(task: SuiteTask) -> list[str]:
 
 
 @transaction.atomic
-def _sync_one(task: SuiteTask, report: SyncReport) -> None:
+def _sync_one(task: SuiteTask, report: SyncReport, suite_name: str = DEFAULT_SUITE) -> None:
     row, created = Task.objects.select_for_update().get_or_create(
         slug=task.slug,
         defaults={"title": task.title, "level": task.level, "category": task.category,
-                  "shape_mode": task.shape_mode},
+                  "shape_mode": task.shape_mode, "suite": suite_name},
     )
+    if row.suite != suite_name:
+        report.errors.append(f"{task.slug}: already a task of suite {row.suite!r}; a slug belongs to one suite "
+                             "(rename the task folder)")
+        return
     version, new_version = TaskVersion.objects.get_or_create(
         task=row,
         content_hash=task.version,
@@ -79,24 +84,28 @@ def _sync_one(task: SuiteTask, report: SyncReport) -> None:
         report.unchanged.append(task.slug)
 
 
-def task_sync_from_suite(*, root: Path | None = None) -> SyncReport:
-    """Mirror the suite into the database; old versions stay so old results stay readable.
+def task_sync_from_suite(*, root: Path | None = None, suite_name: str = DEFAULT_SUITE) -> SyncReport:
+    """Mirror a suite folder into the database as suite ``suite_name``; old versions stay so old
+    results stay readable.
 
-    A malformed task is reported and skipped, never half-imported; tasks that left the suite are
-    marked retired rather than deleted, because submissions point at them.
+    A malformed task is reported and skipped, never half-imported; tasks of this suite that left
+    its folder are marked retired rather than deleted, because submissions point at them; the
+    other suites' tasks are left alone. ``root`` defaults to the suite's folder (tasks/suites.py).
     """
+    if not valid_name(suite_name):
+        raise UnknownSuite(f"suite name {suite_name!r}: lower-case letters, digits, '_' or '-'")
     report = SyncReport()
-    suite = load_suite(root)
+    suite = load_suite(root if root is not None else suite_root(suite_name))
     report.errors = [str(err) for err in suite.errors]
     for task in suite.tasks:
         try:
-            _sync_one(task, report)
+            _sync_one(task, report, suite_name)
         except DatabaseError as exc:  # one bad task must not stop the others
             report.errors.append(f"{task.slug}: could not be stored: {exc}")
     on_disk = {t.slug for t in suite.tasks}
     broken = {Path(getattr(err, "file", "")).parent.name for err in suite.errors}
     broken |= {slug + STATIC_SUFFIX for slug in broken}  # a broken folder's variant is kept as it was
-    stale = Task.objects.filter(retired=False).exclude(slug__in=on_disk | broken)
+    stale = Task.objects.filter(retired=False, suite=suite_name).exclude(slug__in=on_disk | broken)
     report.retired = list(stale.values_list("slug", flat=True))
     stale.update(retired=True)
     return report

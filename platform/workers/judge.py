@@ -10,6 +10,7 @@ from django.conf import settings
 from bench_runner.contracts import EvaluationResult
 from bench_runner.evaluate import evaluate
 from submissions.models import Evaluation
+from tasks.suites import task_on_disk
 
 
 def cache_dir() -> Path:
@@ -23,8 +24,9 @@ def judge(evaluation: Evaluation, *, on_stage: Callable[[str], None]) -> Evaluat
     retry) and anything else when the machine failed.
     """
     submission = evaluation.submission
+    task = submission.task
     return evaluate(
-        submission.task.slug,
+        task_on_disk(task.slug, task.suite),  # from the task's own suite folder (tasks/suites.py)
         submission.kernel_source,
         submission.host_source,
         path=submission.path,

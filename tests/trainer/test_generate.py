@@ -119,3 +119,20 @@ def test_offline_generation_saves_raw_completions_and_resumes(tmp_path, monkeypa
     assert akgen(["generate", "--run", "7", "--model", "m", "--backend", "openai", "--base-url", "x",
                   "--submit"]) == 1
     assert "need an API key" in capsys.readouterr().err
+
+
+def test_suite_limits_the_platforms_task_list_stub_platform():
+    """`--suite npukb` asks the platform for that suite's tasks only (the HTTP side is a stub
+    here; tests/platform/tasks/test_suites.py checks the API's ?suite= filter for real)."""
+    asked = []
+
+    class Recorder:
+        def paged(self, path, params=None):
+            asked.append((path, params))
+            return [{"slug": "equal_fp16", "paths": ["device_only"]}]
+
+        def request(self, method, path, params=None):
+            return {"prompts": {"device_only": "P"}}
+
+    assert gen.task_prompts(Recorder(), None, "device_only", "npukb") == {"equal_fp16": "P"}
+    assert asked == [("tasks/", {"suite": "npukb"})]
