@@ -91,6 +91,8 @@ class SampleResult:
 #: this tool says so. Only `akgen sample run` and the survey build such files; a judged kernel
 #: cannot ask for it (static_check refuses ASCEND_SIM_ names, and the harness owns main()).
 MIXED_TU_FLAG = "-DASCEND_SIM_MIXED_TU"
+#: CPU-debug samples get the CPU twin's checked ASSERT (kernel_operator.h); judged kernels do not.
+CPU_TWIN_FLAG = "-DASCEND_SIM_CPU_TWIN_ASSERT"
 _MAIN = re.compile(r"^\s*(?:int|int32_t|auto)\s+main\s*\(", re.M)
 
 
@@ -257,7 +259,7 @@ def _build(job: sandbox.JobDir, sources: list[Path], kinds: dict[str, str]) -> S
         obj = Path(f"{src.stem}.akgen.o")
         argv = [a for a in build.compile_command([src], obj, extra_include_dirs=(Path("."),))
                 if not a.endswith(build.RUNTIME_OBJ)]
-        argv.insert(1, "-c")
+        argv[1:1] = ["-c", CPU_TWIN_FLAG]
         if kinds[src.name] == "host":  # host code is not the kernel's scalar work
             argv = [a for a in argv if a not in build.INSTRUMENT_FLAGS]
         elif kinds[src.name] == "mixed":  # no device-code poison: main() is host code

@@ -105,7 +105,7 @@ def _compile(tmp: Path, files: dict[str, str], *, host: set[str] = frozenset()) 
         obj = tmp / f"{name}.o"
         argv = [a for a in build.compile_command([tmp / name], obj, extra_include_dirs=[tmp])
                 if not a.endswith(build.RUNTIME_OBJ)]
-        argv.insert(1, "-c")
+        argv[1:1] = ["-c", cann_sample.CPU_TWIN_FLAG]
         if name in host:
             argv = [a for a in argv if a not in build.INSTRUMENT_FLAGS]
         done = subprocess.run(argv, capture_output=True, text=True, cwd=tmp)

@@ -56,4 +56,11 @@
 // includes kernel_operator.h itself gets it too, but the force-included prelude does not.
 namespace optiling {}
 using namespace optiling;
+// `akgen sample run` builds CPU-debug samples as CANN's CPU twin does, where ASSERT(x) is
+// assert(x) (kernel_macros.h): a false one is a CRASH finding at its line. Judged kernels follow
+// the device build, where ASSERT is nothing (compat.h).
+#ifdef ASCEND_SIM_CPU_TWIN_ASSERT
+#undef ASSERT
+#define ASSERT(x) ascendc_assert(x)
+#endif
 #endif

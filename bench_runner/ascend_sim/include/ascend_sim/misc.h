@@ -165,8 +165,4 @@ inline void pipe_barrier(pipe_t pipe, ASCEND_SIM_LOC) { ::AscendC::sim::pipe_bar
         }                                                                                             \
     } while (0)
 
-// CANN's kernel_macros.h: ASSERT(x) is assert(x) in CPU-debug builds (ASCENDC_CPU_DEBUG == 1) and
-// nothing on the NPU; here a failed one is the same CRASH finding as ascendc_assert.
-#ifndef ASSERT
-#define ASSERT(x) ascendc_assert(x)
-#endif
+// ASSERT: compat.h (nothing, as in CANN's device build).
