@@ -259,9 +259,9 @@ def test_gm_out_of_bounds_read(sim):
     )
 
 
-def test_a_read_into_the_last_blocks_padding_is_allowed_a_write_is_not(sim):
-    """One half element in GM read as one whole 32-byte block passes, as on the NPU (allocations
-    are whole blocks); a block further, or a write of the padding, is GM_OOB."""
+def test_an_access_into_the_last_blocks_padding_is_allowed_a_block_further_is_not(sim):
+    """One half element in GM read and written as one whole 32-byte block passes, as on the NPU
+    (allocations are whole blocks); a block further is GM_OOB, for a read and for a write."""
     body = """
     TBuf<TPosition::VECCALC> t;
     pipe.InitBuffer(t, 4096);
@@ -278,6 +278,9 @@ def test_a_read_into_the_last_blocks_padding_is_allowed_a_write_is_not(sim):
     run = sim.run(exe, 1, [np.ones(1, np.float16), np.zeros(1024, np.float16)])
     assert "GM_OOB" in run.codes(), run.stderr
     exe = sim.build(kernel(body % (16, "DataCopy(one, a, 16);")), args=2)
+    run = sim.run(exe, 1, [np.ones(1, np.float16), np.zeros(1024, np.float16)])
+    assert run.returncode == 0 and "GM_OOB" not in run.codes(), run.stderr
+    exe = sim.build(kernel(body % (16, "DataCopy(one, a, 32);")), args=2)
     run = sim.run(exe, 1, [np.ones(1, np.float16), np.zeros(1024, np.float16)])
     assert "GM_OOB" in run.codes(), run.stderr
 
