@@ -33,7 +33,7 @@ from submissions.models import EvalStatus, Evaluation, Submission
 from submissions.selectors import visibility_q
 from tasks.models import Task, TaskVersion
 from tasks.prompts import fallback_prompt
-from tasks.suites import DEFAULT_SUITE
+from tasks.suites import DEFAULT_SUITE, task_on_disk
 
 logger = logging.getLogger(__name__)
 
@@ -183,7 +183,6 @@ def _prompt(task: TaskInfo, version_id: int, content_hash: str | None, path: str
         if not on_disk:
             raise LookupError(task.slug)
         from bench_runner import prompt as builder
-        from tasks.suites import task_on_disk
 
         on_disk = task_on_disk(task.slug, task.suite)
         if on_disk.version == content_hash and path in on_disk.paths:

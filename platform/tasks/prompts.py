@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from tasks.models import Task
+from tasks.suites import task_on_disk
 
 logger = logging.getLogger(__name__)
 
@@ -19,7 +20,6 @@ def task_prompts(task: Task) -> dict[str, str]:
     paths = list(task.paths or ["device_only"])
     try:
         from bench_runner import prompt as builder
-        from tasks.suites import task_on_disk
 
         on_disk = task_on_disk(task.slug, task.suite)
         if on_disk.version == version.content_hash:

@@ -401,6 +401,9 @@ ASCEND_SIM_API uint64_t charge(CoreCtx& c, Pipe pipe, uint64_t cycles, const cha
                                std::initializer_list<Access> accesses, uint32_t issue_extra = 0);
 ASCEND_SIM_API void charge_scalar(CoreCtx& c, uint64_t cycles, BlockInfo* wait_for = nullptr, bool write = false);
 ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const char* api, const SrcLoc& loc);
+// Without the last block's padding: a tiling struct larger than the bytes the host wrote is the
+// struct's mismatch, whatever the allocator pads (GET_TILING_DATA).
+ASCEND_SIM_API void check_gm_exact(const void* p, uint64_t bytes, const char* api, const SrcLoc& loc);
 // Byte accounting: records that [p, p+bytes) of global memory was written by a modelled path
 // (a copy, SetValue, Fixpipe, or a charged scalar store). No effect outside watched GM buffers.
 ASCEND_SIM_API void gm_mark(const void* p, uint64_t bytes);

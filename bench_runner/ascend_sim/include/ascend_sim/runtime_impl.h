@@ -599,6 +599,13 @@ ASCEND_SIM_API bool gm_in_last_block(const void* p, uint64_t bytes) {
     return a >= it->first && a < it->first + it->second && a + bytes <= it->first + padded;
 }
 
+ASCEND_SIM_API void check_gm_exact(const void* p, uint64_t bytes, const char* api, const SrcLoc& loc) {
+    std::string why;
+    if (bytes != 0 && !gm_contains(p, bytes, &why)) {
+        fail("GM_OOB", api, loc, "global-memory read outside what the host allocated: %s", why.c_str());
+    }
+}
+
 ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const char* api, const SrcLoc& loc) {
     if (bytes == 0) return;
     std::string why;

@@ -18,7 +18,7 @@ inline T load_tiling(const void* gm, const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("GET_TILING_DATA", loc);
     if (!gm) fail("BAD_PARAM", "GET_TILING_DATA", loc, "the tiling argument is a null pointer");
-    check_gm(gm, sizeof(T), false, "GET_TILING_DATA", loc);
+    check_gm_exact(gm, sizeof(T), "GET_TILING_DATA", loc);
     T out;
     std::memcpy(static_cast<void*>(&out), gm, sizeof(T));
     charge_scalar(c, c.soc->gm_scalar_cycles * ((sizeof(T) + 63) / 64));
@@ -30,7 +30,7 @@ template <typename T>
 inline const T* tiling_ptr(const void* gm, const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;
     enter("GET_TILING_DATA_PTR_WITH_STRUCT", loc);
-    check_gm(gm, sizeof(T), false, "GET_TILING_DATA_PTR_WITH_STRUCT", loc);
+    check_gm_exact(gm, sizeof(T), "GET_TILING_DATA_PTR_WITH_STRUCT", loc);
     return static_cast<const T*>(gm);
 }
 
