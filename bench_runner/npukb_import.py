@@ -317,12 +317,12 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
         if not isinstance(r, torch.Tensor):
             raise ImportSkip(f"output {t[1]}: Model returns {type(r).__name__}")
         shapes[t[1]] = tuple(r.shape) if r.dim() > 0 else (1,)
-    if sum(int(np_prod(s)) for s in shapes.values()) > MAX_CASE_ELEMENTS:
+    if sum(int(_numel(s)) for s in shapes.values()) > MAX_CASE_ELEMENTS:
         raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all")
     return _Case(name, row, combo, shapes, attr_map)
 
 
-def np_prod(shape: Sequence[int]) -> int:
+def _numel(shape: Sequence[int]) -> int:
     n = 1
     for d in shape:
         n *= d
@@ -504,5 +504,4 @@ def import_suite(root: Path, out: Path, *, only: Sequence[str] = (), limit: int 
         report.tasks.append(rec)
         if on_task is not None:
             on_task(rec)
-    sys.stdout.flush()
     return report
