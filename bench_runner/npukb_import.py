@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 import shutil
 import sys
@@ -42,24 +43,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_runner import op_project
+from bench_runner import dtypes, op_project
 
 #: NPUKernelBench's precision rule (base_config.yaml: max_abs_error = max_rel_error = 1e-3).
 TOLERANCE = 1e-3
-#: ge::DataType names -> akgen dtype names (bench_runner/dtypes.py); the others are skipped.
-GE_TO_AKGEN = {"DT_FLOAT16": "float16", "DT_BF16": "bfloat16", "DT_FLOAT": "float32", "DT_INT8": "int8",
-               "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_INT32": "int32", "DT_INT64": "int64",
-               "DT_BOOL": "bool"}
-_TORCH_TO_AKGEN = {"torch.float16": "float16", "torch.bfloat16": "bfloat16", "torch.float32": "float32",
-                   "torch.int8": "int8", "torch.uint8": "uint8", "torch.int16": "int16", "torch.int32": "int32",
-                   "torch.int64": "int64", "torch.bool": "bool"}
+#: ge::DataType names -> akgen dtype names (bench_runner/dtypes.py), derived from op_project's
+#: ge -> C type table; the others (uint16/32/64, double, complex) are skipped.
+GE_TO_AKGEN = {ge: d for ge, cpp in op_project.GE_CTYPES.items() for d in dtypes.NAMES if dtypes.get(d).cpp == cpp}
 _SHORT = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32", "int8": "int8", "uint8": "uint8",
           "int16": "int16", "int32": "int32", "int64": "int64", "bool": "bool"}
-_ATTR = re.compile(r'this->Attr\(\s*"([A-Za-z0-9_]+)"\s*\)(.*?);', re.S)
-_TYPES_RAW = re.compile(r"\b(Input|Output)\s*\(\s*\"([A-Za-z0-9_]+)\"\s*\)(.*?);", re.S)
-_DTYPE_LIST = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
 _ENTRY = re.compile(r'extern\s+"C"\s+__global__\s+__aicore__\s+void\s+([A-Za-z_]\w*)\s*\(([^)]*)\)', re.S)
 _NPU_LINE = re.compile(r"^\s*(import\s+torch_npu\b.*|from\s+torch_npu\b.*|import\s+kernel_gen_ops\b.*)$", re.M)
+
+
+def torch_dtype(name: str) -> Any:
+    """The torch dtype of an akgen dtype name (the generated references use it too)."""
+    import torch
+
+    return getattr(torch, name)
+
+
+def akgen_dtype(torch_type: Any) -> str | None:
+    """The akgen dtype name of a torch dtype, or None when akgen tasks have no such dtype."""
+    name = str(torch_type).removeprefix("torch.")
+    return name if name in dtypes.NAMES else None
+
+
 MAX_CASE_ELEMENTS = 1 << 22  # cases larger than this are left out (cpu-sim emulates every element)
 
 
@@ -170,23 +179,6 @@ def _number(v: Any) -> Any:
     return v
 
 
-def opdef(host_text: str) -> tuple[list[tuple[str, str, list[str]]], list[tuple[str, str]]]:
-    """(tensors as (kind, name, ge dtype names), attributes as (name, kind)) of an OpDef."""
-    tensors = []
-    seen = set()
-    for m in _TYPES_RAW.finditer(host_text):
-        if m[2] in seen:
-            continue
-        seen.add(m[2])
-        t = _DTYPE_LIST.search(m[3])
-        tensors.append((m[1], m[2], [x.strip().split("::")[-1] for x in t[1].split(",")] if t else []))
-    attrs = []
-    for m in _ATTR.finditer(host_text):
-        kind = re.search(r"\.(Int|Float|Bool|String|ListInt|ListFloat|ListBool)\s*\(", m[2])
-        attrs.append((m[1], kind[1] if kind else "?"))
-    return tensors, attrs
-
-
 @dataclass
 class _Case:
     name: str
@@ -232,9 +224,10 @@ def _import(folder: Path, out: Path, rec: TaskImport) -> list[str]:
         op_project.split_host(bundle)
     except op_project.BundleError as exc:
         raise ImportSkip(f"op_host files: {exc}") from None
-    tensors, attrs = opdef("\n".join(host_files[n] for n in host_cpps))
-    ins = [t for t in tensors if t[0] == "Input"]
-    outs = [t for t in tensors if t[0] == "Output"]
+    host_text = "\n".join(host_files[n] for n in host_cpps)
+    tensors, attrs = op_project.opdef_tensors(host_text), op_project.opdef_attrs(host_text)
+    ins = [t for t in tensors if t.kind == "Input"]
+    outs = [t for t in tensors if t.kind == "Output"]
     if not ins or not outs:
         raise ImportSkip("OpDef: no inputs or outputs found")
     if any(k.startswith("List") or k == "?" for _, k in attrs):
@@ -262,11 +255,11 @@ def _import(folder: Path, out: Path, rec: TaskImport) -> list[str]:
 
     groups: dict[tuple[Any, ...], list[_Case]] = defaultdict(list)
     for c in cases:
-        groups[(c.combo, tuple(len(c.shapes[t[1]]) for t in ins + outs))].append(c)
+        groups[(c.combo, tuple(len(c.shapes[t.name]) for t in ins + outs))].append(c)
     by_combo: dict[int, int] = defaultdict(int)
     slugs = []
     for (combo, ranks), group in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        dtype = GE_TO_AKGEN[ins[0][2][combo]]
+        dtype = GE_TO_AKGEN[ins[0].ge_types[combo]]
         by_combo[combo] += 1
         slug = f"{snake(folder.name)}_{_SHORT[dtype]}"
         same = [k for k in groups if k[0] == combo]
@@ -293,15 +286,15 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
     tensors, attr_values = values[:len(ins)], values[len(ins):]
     for t, v in zip(ins, tensors, strict=True):
         if isinstance(v, (list, tuple)):
-            raise ImportSkip(f"input {t[1]}: a list of tensors (a DYNAMIC OpDef input); akgen tasks have one "
+            raise ImportSkip(f"input {t.name}: a list of tensors (a DYNAMIC OpDef input); akgen tasks have one "
                              "tensor per input")
-    dtypes: list[str | None] = []
+    kinds: list[str | None] = []
     for t, v in zip(ins, tensors, strict=True):
-        if isinstance(v, torch.Tensor) and str(v.dtype) not in _TORCH_TO_AKGEN:
-            raise ImportSkip(f"input {t[1]}: {v.dtype} is not an akgen dtype")
-        dtypes.append(_TORCH_TO_AKGEN[str(v.dtype)] if isinstance(v, torch.Tensor) else None)
-    combo = _combination(ins, dtypes)
-    shapes = {t[1]: (tuple(v.shape) if isinstance(v, torch.Tensor) and v.dim() > 0 else (1,))
+        if isinstance(v, torch.Tensor) and akgen_dtype(v.dtype) is None:
+            raise ImportSkip(f"input {t.name}: {v.dtype} is not an akgen dtype")
+        kinds.append(akgen_dtype(v.dtype) if isinstance(v, torch.Tensor) else None)
+    combo = _combination(ins, kinds)
+    shapes = {t.name: (tuple(v.shape) if isinstance(v, torch.Tensor) and v.dim() > 0 else (1,))
               for t, v in zip(ins, tensors, strict=True)}
     attr_map: dict[str, Any] = {}
     for (aname, kind), v in zip(attrs, attr_values, strict=True):
@@ -315,27 +308,20 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
         raise ImportSkip(f"Model returns {len(results)} tensors for {len(outs)} OpDef outputs")
     for t, r in zip(outs, results, strict=True):
         if not isinstance(r, torch.Tensor):
-            raise ImportSkip(f"output {t[1]}: Model returns {type(r).__name__}")
-        shapes[t[1]] = tuple(r.shape) if r.dim() > 0 else (1,)
-    if sum(int(_numel(s)) for s in shapes.values()) > MAX_CASE_ELEMENTS:
+            raise ImportSkip(f"output {t.name}: Model returns {type(r).__name__}")
+        shapes[t.name] = tuple(r.shape) if r.dim() > 0 else (1,)
+    if sum(math.prod(s) for s in shapes.values()) > MAX_CASE_ELEMENTS:
         raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all")
     return _Case(name, row, combo, shapes, attr_map)
 
 
-def _numel(shape: Sequence[int]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def _combination(ins: list, dtypes: list[str | None]) -> int:
+def _combination(ins: list, kinds: list[str | None]) -> int:
     """The OpDef combination whose input dtypes are those the case's tensors have."""
-    width = max(len(t[2]) for t in ins)
+    width = max(len(t.ge_types) for t in ins)
     for i in range(width):
         ok = True
-        for t, d in zip(ins, dtypes, strict=True):
-            ge = t[2][i] if i < len(t[2]) else (t[2][0] if t[2] else None)
+        for t, d in zip(ins, kinds, strict=True):
+            ge = t.ge_types[i] if i < len(t.ge_types) else (t.ge_types[0] if t.ge_types else None)
             want = GE_TO_AKGEN.get(ge or "")
             if want is None:
                 ok = False
@@ -345,13 +331,13 @@ def _combination(ins: list, dtypes: list[str | None]) -> int:
                 break
         if ok:
             return i
-    raise ImportSkip(f"dtypes {dtypes} are no OpDef combination akgen can run")
+    raise ImportSkip(f"dtypes {kinds} are no OpDef combination akgen can run")
 
 
 def _dtype_of(t: tuple[str, str, list[str]], combo: int) -> str:
-    ge = t[2][combo] if combo < len(t[2]) else t[2][0]
+    ge = t.ge_types[combo] if combo < len(t.ge_types) else t.ge_types[0]
     if ge not in GE_TO_AKGEN:
-        raise ImportSkip(f"tensor {t[1]}: {ge} is not an akgen dtype")
+        raise ImportSkip(f"tensor {t.name}: {ge} is not an akgen dtype")
     return GE_TO_AKGEN[ge]
 
 
@@ -381,10 +367,10 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     dims_of: dict[str, list[str]] = {}
     for kind, group in (("inputs", ins), ("outputs", outs)):
         for t in group:
-            rank = len(cases[0].shapes[t[1]])
-            dims_of[t[1]] = [f"{t[1]}_d{i}" for i in range(rank)]
-            lines += [f"[[{kind}]]", f"name = {json.dumps(t[1])}", f"dtype = {json.dumps(_dtype_of(t, combo))}",
-                      f"shape = {json.dumps(dims_of[t[1]])}", ""]
+            rank = len(cases[0].shapes[t.name])
+            dims_of[t.name] = [f"{t.name}_d{i}" for i in range(rank)]
+            lines += [f"[[{kind}]]", f"name = {json.dumps(t.name)}", f"dtype = {json.dumps(_dtype_of(t, combo))}",
+                      f"shape = {json.dumps(dims_of[t.name])}", ""]
     if attrs:
         lines.append("[attributes]")
         lines += [f"{a} = {_toml(cases[0].attrs[a])}" for a, _ in attrs]
@@ -410,7 +396,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     shutil.copyfile(folder / "validation" / "module.py", dest / "npukb" / "module.py")
     shutil.copyfile(folder / "validation" / "prepare_inputs.py", dest / "npukb" / "prepare_inputs.py")
     (dest / "npukb" / "cases.json").write_text(json.dumps(table, indent=1, sort_keys=True), encoding="utf-8")
-    spec = {"inputs": [[t[1], _dtype_of(t, combo)] for t in ins], "outputs": [[t[1], _dtype_of(t, combo)] for t in outs],
+    spec = {"inputs": [[t.name, _dtype_of(t, combo)] for t in ins], "outputs": [[t.name, _dtype_of(t, combo)] for t in outs],
             "attrs": [a for a, _ in attrs]}
     (dest / "npukb" / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     (dest / "reference.py").write_text(_REFERENCE, encoding="utf-8")
@@ -449,14 +435,12 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from bench_runner.npukb_import import load_validation
+from bench_runner.npukb_import import load_validation, torch_dtype
 
 _HERE = Path(__file__).resolve().parent
 _PREPARE, _MODULE = load_validation(_HERE / "npukb")
 _CASES = json.loads((_HERE / "npukb" / "cases.json").read_text())
 _SPEC = json.loads((_HERE / "npukb" / "spec.json").read_text())
-_TORCH = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32, "int8": torch.int8,
-          "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64, "bool": torch.bool}
 
 
 def make_inputs(case, rng):
@@ -472,7 +456,7 @@ def make_inputs(case, rng):
 
 
 def golden(inputs, attrs):
-    args = [torch.from_numpy(np.ascontiguousarray(inputs[name])).to(_TORCH[dtype]) for name, dtype in _SPEC["inputs"]]
+    args = [torch.from_numpy(np.ascontiguousarray(inputs[name])).to(torch_dtype(dtype)) for name, dtype in _SPEC["inputs"]]
     args += [attrs[a] for a in _SPEC["attrs"]]
     result = _MODULE.Model()(*args)
     results = list(result) if isinstance(result, (list, tuple)) else [result]
@@ -484,7 +468,7 @@ def golden(inputs, attrs):
         elif dtype in ("float16", "bfloat16", "float32"):
             out[name] = r.double().numpy()
         else:
-            out[name] = r.to(_TORCH[dtype]).numpy()
+            out[name] = r.to(torch_dtype(dtype)).numpy()
     return out
 '''
 

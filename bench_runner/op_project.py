@@ -51,6 +51,7 @@ GE_CTYPES: Mapping[str, str] = {
 }
 _OPDEF_TENSOR = re.compile(r"\b(Input|Output)\s*\(\s*\"([A-Za-z0-9_]+)\"\s*\)(.*?);", re.S)
 _OPDEF_TYPES = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
+_OPDEF_ATTR = re.compile(r'this->Attr\(\s*"([A-Za-z0-9_]+)"\s*\)(.*?);', re.S)
 
 
 class BundleError(ValueError):
@@ -181,8 +182,13 @@ def tiling_header(headers: Mapping[str, str]) -> str | None:
 class OpDefTensor:
     kind: str  # "Input" or "Output"
     name: str
-    #: C types of the dtypes its OpDef lists, in order (those this module knows).
-    ctypes: tuple[str, ...]
+    #: The ge::DataType names its OpDef lists, in order: one per dtype combination.
+    ge_types: tuple[str, ...]
+
+    @property
+    def ctypes(self) -> tuple[str, ...]:
+        """C types of those dtypes (the ones this module knows), in order."""
+        return tuple(GE_CTYPES[n] for n in self.ge_types if n in GE_CTYPES)
 
 
 def opdef_tensors(op_host_text: str) -> list[OpDefTensor]:
@@ -196,7 +202,17 @@ def opdef_tensors(op_host_text: str) -> list[OpDefTensor]:
         seen.add(m[2])
         types_m = _OPDEF_TYPES.search(m[3])
         names = [t.strip().split("::")[-1] for t in types_m[1].split(",")] if types_m else []
-        out.append(OpDefTensor(m[1], m[2], tuple(GE_CTYPES[n] for n in names if n in GE_CTYPES)))
+        out.append(OpDefTensor(m[1], m[2], tuple(names)))
+    return out
+
+
+def opdef_attrs(op_host_text: str) -> list[tuple[str, str]]:
+    """The attributes an ``OpDef`` declares, as (name, kind): kind is ``Int``, ``Float``, ``Bool``,
+    ``String``, ``ListInt``… (``?`` when the declaration names none), in declaration order."""
+    out = []
+    for m in _OPDEF_ATTR.finditer(op_host_text):
+        kind = re.search(r"\.(Int|Float|Bool|String|ListInt|ListFloat|ListBool)\s*\(", m[2])
+        out.append((m[1], kind[1] if kind else "?"))
     return out
 
 
