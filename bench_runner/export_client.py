@@ -22,8 +22,9 @@ import zipfile
 from pathlib import Path
 from typing import Any, TextIO
 
+from bench_runner.release_format import SUBSETS
+
 EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INFRA = 0, 1, 2, 3
-SUBSETS = ("code_cot", "doc_qa", "api_fix", "kernel_fix", "dpo")
 
 
 class ExportError(Exception):

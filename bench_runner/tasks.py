@@ -24,6 +24,7 @@ from typing import Any
 
 from bench_runner import dtypes
 from bench_runner.errors import TaskFormatError, UnknownTaskError
+from bench_runner.splits import STATIC_SUFFIX
 
 FORMAT_VERSION = 1
 PATHS = ("device_only", "host_device")
@@ -553,8 +554,7 @@ def folder_digest(folder: Path) -> str:
 # ---------------------------------------------------------------------------------------------
 # Static variants
 
-#: A dynamic task with ``[extra] static_case`` also exists as ``<slug>_static``.
-STATIC_SUFFIX = "_static"
+#: A dynamic task with ``[extra] static_case`` also exists as ``<slug>_static`` (splits.STATIC_SUFFIX).
 
 
 def static_variant(task: Task) -> Task | None:

@@ -1,7 +1,7 @@
 """`akgen generate`: sample k kernels per task from a model and submit them to the platform.
 
     akgen generate --run RUN_ID --model PATH_OR_NAME --backend vllm|openai|transformers --k 10 \
-        [--tasks a,b] [--temperature 0.8] [--submit] [--wait]
+        [--tasks eval|train|all|a,b] [--temperature 0.8] [--submit] [--wait]
 
 For each task the prompt (the platform's, which is ``bench_runner.prompt.build_prompt`` of the
 task version it serves) goes to the model as one user message; k completions come back from
@@ -365,18 +365,26 @@ class Store:
         tmp.replace(self.path)
 
 
+#: ``--tasks`` values that name a split of the benchmark instead of slugs (bench_runner.splits).
+TASK_SPLITS = ("eval", "train", "all")
+
+
 def task_prompts(platform: Platform | None, slugs: Sequence[str] | None, path: str,
-                 suite: str | None = None) -> dict[str, str]:
+                 suite: str | None = None, split: str = "all") -> dict[str, str]:
     """{slug: prompt} from the platform (or, offline, from the local suite: AKGEN_SUITE_DIR).
-    ``suite``: only that suite's tasks (the platform's; e.g. an imported NPUKernelBench)."""
+    ``suite``: only that suite's tasks (the platform's; e.g. an imported NPUKernelBench);
+    ``split``: eval (the held-out evaluation tasks), train (the others) or all."""
     if platform is None:
-        from bench_runner import tasks
+        from bench_runner import splits, tasks
         from bench_runner.prompt import build_prompt
 
-        chosen = slugs or [t.slug for t in tasks.load_suite().tasks if path in t.paths]
-        return {slug: build_prompt(tasks.get_task(slug), path) for slug in chosen}
+        if not slugs:
+            offered = [t.slug for t in tasks.load_suite().tasks if path in t.paths]
+            slugs = splits.select(offered, split, splits.split_list(tasks.suite_dir(), offered))
+        return {slug: build_prompt(tasks.get_task(slug), path) for slug in slugs}
     if not slugs:
-        listed = platform.paged("tasks/", {"suite": suite} if suite else None)
+        query = {k: v for k, v in (("suite", suite), ("split", split if split != "all" else None)) if v}
+        listed = platform.paged("tasks/", query or None)
         slugs = [t["slug"] for t in listed if path in t.get("paths", [])]
     prompts = {}
     for slug in slugs:
@@ -399,8 +407,13 @@ def generate(args: argparse.Namespace, *, backend: Any = None, out: TextIO | Non
     k = args.k or (run or {}).get("samples_per_task") or 1
     if run is not None and k > run["samples_per_task"]:
         raise GenerateError(f"run {args.run} takes {run['samples_per_task']} samples per task, not {k}")
-    slugs = [s.strip() for s in args.tasks.split(",") if s.strip()] if args.tasks else None
-    prompts = task_prompts(platform, slugs, path, args.suite)
+    split = args.tasks.strip() if args.tasks and args.tasks.strip() in TASK_SPLITS else "all"
+    slugs = ([s.strip() for s in args.tasks.split(",") if s.strip()] if args.tasks and args.tasks.strip()
+             not in TASK_SPLITS else None)
+    prompts = task_prompts(platform, slugs, path, args.suite, split)
+    if not prompts:
+        raise GenerateError(f"no task offers the {path} path in split {split!r}"
+                            + (f" of suite {args.suite!r}" if args.suite else ""))
     folder = Path(args.out or Path("var") / "generate" / f"run-{args.run}")
     store = Store(folder)
     already = platform.submitted(args.run) if platform is not None else set()
@@ -439,7 +452,7 @@ def generate(args: argparse.Namespace, *, backend: Any = None, out: TextIO | Non
 
     pending = [s for (slug, i), s in sorted(store.samples.items())
                if slug in prompts and i < k and not s.submitted and (slug, i) not in already]
-    summary: dict[str, Any] = {"run": args.run, "path": path, "k": k, "tasks": len(prompts),
+    summary: dict[str, Any] = {"run": args.run, "path": path, "k": k, "tasks": len(prompts), "split": split,
                                "sampled": len([1 for key in wanted if key in store.samples]),
                                "format_errors": sum(1 for key in wanted if key in store.samples
                                                     and store.samples[key].format_error),
@@ -454,11 +467,28 @@ def generate(args: argparse.Namespace, *, backend: Any = None, out: TextIO | Non
     return summary
 
 
+#: What a reasoning text cut to the platform's limit starts with (its end is kept: the conclusion).
+TRIMMED_MARK = "[… reasoning shortened to the platform's limit …]\n"
+
+
+def trim_reasoning(text: str | None, max_bytes: int | None) -> str | None:
+    """``text`` within ``max_bytes`` UTF-8 bytes (the platform's ``max_reasoning_bytes``), its
+    beginning cut: the last part of a think block is the plan the kernel follows."""
+    if not text or not max_bytes or len(text.encode("utf-8")) <= max_bytes:
+        return text
+    room = max_bytes - len(TRIMMED_MARK.encode("utf-8"))
+    tail = text.encode("utf-8")[-room:].decode("utf-8", "ignore")
+    return TRIMMED_MARK + tail
+
+
 def submit(platform: Platform, run_id: int, samples: list[Sample], store: Store, *, batch_size: int) -> int:
+    """Send the samples with their reasoning (trimmed to what the platform stores), in batches."""
     done = 0
+    limit = platform.request("GET", "me/").get("max_reasoning_bytes")
     for start in range(0, len(samples), batch_size):
         chunk = samples[start:start + batch_size]
         body = {"submissions": [{"task": s.task, "path": s.path, "kernel": s.kernel, "host": s.host,
+                                 "reasoning": trim_reasoning(s.reasoning, limit),
                                  "run": run_id, "sample_index": s.sample_index} for s in chunk]}
         reply = platform.request("POST", "submissions/batch/", body)
         failures = []
@@ -518,7 +548,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", required=True, help="model path or name (served name for --backend openai)")
     p.add_argument("--backend", choices=("vllm", "openai", "transformers"), default="vllm")
     p.add_argument("--k", type=int, help="samples per task (default: the run's samples_per_task)")
-    p.add_argument("--tasks", help="comma-separated task slugs (default: every task offering the path)")
+    p.add_argument("--tasks", help="eval (the benchmark's held-out evaluation tasks: benchmark mode), train, all, "
+                                   "or comma-separated task slugs (default: all tasks offering the path)")
     p.add_argument("--suite", help="only this suite's tasks (the platform's suite name, e.g. npukb; default: all)")
     p.add_argument("--path", choices=("device_only", "host_device"), help="default: the run's path")
     p.add_argument("--temperature", type=float, default=0.8)

@@ -20,6 +20,9 @@ FILTER_PARAMS = [
     OpenApiParameter("toolchain", TEXT, description="default cpu-sim"),
     OpenApiParameter("soc", TEXT),
     OpenApiParameter("category", TEXT),
+    OpenApiParameter("suite", TEXT, description="default akgen"),
+    OpenApiParameter("split", str, enum=["eval", "train"],
+                     description="benchmark mode: eval scores only the held-out evaluation tasks"),
 ]
 OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 ID_SCHEMA = {"type": "integer", "minimum": 1, "maximum": 10**18 - 1}

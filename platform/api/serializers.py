@@ -7,6 +7,7 @@ from django.core.validators import RegexValidator
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
+from submissions.intake import MAX_REASONING_BYTES
 from submissions.models import Path_, TrainingStage, Visibility
 
 TOOLCHAINS = ("cpu-sim", "cann")
@@ -71,6 +72,9 @@ class SubmissionInput(serializers.Serializer):
     sample_index = serializers.IntegerField(min_value=0, max_value=2**31 - 1, allow_null=True, required=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC, required=False,
                                          help_text="private: only you and staff can see it.")
+    reasoning = TextField(trim_whitespace=False, allow_blank=True, allow_null=True, required=False,
+                          help_text=f"The model's reasoning before its answer (its think block; at most "
+                                    f"{MAX_REASONING_BYTES // 1024} KiB), stored for training data, never compiled.")
 
 
 BATCH_HELP = (f"Up to {settings.AKGEN_API_BATCH_MAX} items, each shaped like a single submission; "
@@ -152,6 +156,7 @@ class SubmissionOutput(serializers.Serializer):
     evaluations = EvaluationOutput(many=True)
     kernel = serializers.CharField(source="kernel_source")
     host = serializers.CharField(source="host_source", allow_null=True)
+    reasoning = serializers.CharField(help_text="The reasoning the submitter sent with the kernel (may be empty).")
 
 
 # --- tasks -------------------------------------------------------------------------------------
@@ -168,6 +173,8 @@ class TaskOutput(serializers.Serializer):
     paths = serializers.ListField(child=serializers.CharField())
     suite = serializers.CharField(help_text="The suite the task belongs to (akgen, or an imported one).")
     version = serializers.CharField(allow_null=True, help_text="Content hash of the current version.")
+    split = serializers.ChoiceField(choices=["eval", "train"], help_text="eval: a held-out evaluation task of the "
+                                    "benchmark (kept out of training releases); train: the others.")
 
 
 class TaskResultsOutput(serializers.Serializer):
@@ -249,6 +256,7 @@ class TaskProgressOutput(serializers.Serializer):
     passed = serializers.IntegerField(help_text="c")
     pass_at_1 = serializers.FloatField(allow_null=True)
     pass_at_k = serializers.FloatField(allow_null=True, help_text="1 − C(n−c,k)/C(n,k); null while n < k")
+    split = serializers.ChoiceField(choices=["eval", "train"], help_text="eval: a held-out evaluation task")
 
 
 class RunProgressOutput(serializers.Serializer):
@@ -262,6 +270,12 @@ class RunProgressOutput(serializers.Serializer):
     tasks_complete = serializers.IntegerField(help_text="Tasks with at least k evaluated samples.")
     pass_at_1 = serializers.FloatField(allow_null=True, help_text="Mean over tasks with an evaluated sample.")
     pass_at_k = serializers.FloatField(allow_null=True, help_text="Mean over tasks with k evaluated samples.")
+    scored_on = serializers.ChoiceField(choices=["eval", "train", "mixed", "none"],
+                                        help_text="The split of the counted tasks: eval = the benchmark's held-out "
+                                                  "evaluation tasks only (benchmark mode).")
+    eval_tasks = serializers.IntegerField(help_text="Counted tasks that are evaluation tasks.")
+    train_tasks = serializers.IntegerField(help_text="Counted tasks that are not.")
+    restricted_to = serializers.ChoiceField(choices=["eval", "train", "all"], help_text="The ?split= asked for.")
     tasks = TaskProgressOutput(many=True)
 
 

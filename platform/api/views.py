@@ -24,6 +24,7 @@ from api.permissions import HasScope, required_scope
 from leaderboard.progress import run_progress
 from leaderboard.task_stats import RANKED_TOOLCHAIN, task_stats
 from submissions.intake import (
+    MAX_REASONING_BYTES,
     MAX_SOURCE_BYTES,
     api_submit,
     api_submit_batch,
@@ -41,6 +42,7 @@ from submissions.selectors import (
     submission_get_for,
     submissions_of,
 )
+from tasks import splits as task_splits
 from tasks.models import Task
 from tasks.prompts import default_path, task_prompts
 
@@ -241,6 +243,14 @@ class SubmissionDetailApi(ApiView):
 # --- tasks -------------------------------------------------------------------------------------
 
 
+def _held_out(request) -> set[str]:
+    """The evaluation tasks (tasks.splits), computed once per request."""
+    cached = getattr(request, "_akgen_held_out", None)
+    if cached is None:
+        cached = request._akgen_held_out = task_splits.eval_slugs()
+    return cached
+
+
 def _task_row(request, task: Task) -> dict:
     version = task.current_version
     return {
@@ -248,6 +258,7 @@ def _task_row(request, task: Task) -> dict:
         "level": task.level, "category": task.category, "shape_mode": task.shape_mode,
         "dtypes": task.dtypes or [], "paths": task.paths or [], "suite": task.suite,
         "version": version.content_hash if version else None,
+        "split": "eval" if task.slug in _held_out(request) else "train",
     }
 
 
@@ -262,9 +273,12 @@ class TaskListApi(ApiListView):
 
     @extend_schema(operation_id="tasks_list", responses={200: s.TaskOutput(many=True), **errors(400, 401, 403, 429)},
                    parameters=[OpenApiParameter("level", int, enum=[1, 2, 3]),
-                               OpenApiParameter("category", str), OpenApiParameter("suite", str)],
+                               OpenApiParameter("category", str), OpenApiParameter("suite", str),
+                               OpenApiParameter("split", str, enum=["eval", "train"])],
                    description="The tasks (those no longer on disk are left out); `suite` keeps one suite's "
-                               "(akgen's own, or an imported one such as npukb).")
+                               "(akgen's own, or an imported one such as npukb); `split=eval` the held-out "
+                               "evaluation tasks (by operator, from the suite's versioned list), `split=train` "
+                               "the others.")
     def get(self, request):
         qs = Task.objects.filter(retired=False).select_related("current_version").order_by("level", "slug")
         level = request.query_params.get("level")
@@ -276,6 +290,12 @@ class TaskListApi(ApiListView):
             qs = qs.filter(category=request.query_params["category"])
         if request.query_params.get("suite"):
             qs = qs.filter(suite=request.query_params["suite"])
+        split = request.query_params.get("split")
+        if split:
+            if split not in ("eval", "train"):
+                raise ValidationError({"split": ["must be eval or train"]})
+            held_out = _held_out(request)
+            qs = qs.filter(slug__in=held_out) if split == "eval" else qs.exclude(slug__in=held_out)
         return self.list_response(qs, TaskRowSerializer)
 
 
@@ -359,14 +379,20 @@ class RunDetailApi(ApiView):
     scopes = {"GET": "read"}
 
     @extend_schema(operation_id="runs_retrieve", responses={200: s.RunDetailOutput, **errors(401, 403, 404, 429)},
+                   parameters=[OpenApiParameter("split", str, enum=["eval", "train", "all"])],
                    description="A run with its progress so far: per task n, compiled, passed, pass@1 and "
-                               "pass@k (unbiased estimator 1 − C(n−c,k)/C(n,k), null while n < k).")
+                               "pass@k (unbiased estimator 1 − C(n−c,k)/C(n,k), null while n < k). "
+                               "`split=eval` counts only the benchmark's held-out evaluation tasks; "
+                               "`scored_on` says which split the counted tasks are in.")
     def get(self, request, pk: int):
+        split = request.query_params.get("split") or "all"
+        if split not in ("eval", "train", "all"):
+            raise ValidationError({"split": ["must be eval, train or all"]})
         run = run_get(pk)
         if run is None:
             raise NotFound(f"No run {pk}.")
         body = RunRowSerializer(run, context={"request": request}).data
-        progress = run_progress(run)
+        progress = run_progress(run, split=split)
         body["progress"] = s.RunProgressOutput(progress).data
         return Response(body)
 
@@ -404,6 +430,7 @@ class MeApi(ApiView):
             "worker_time": _budget_report(request.user),
             "batch_max": settings.AKGEN_API_BATCH_MAX,
             "max_source_bytes": MAX_SOURCE_BYTES,
+            "max_reasoning_bytes": MAX_REASONING_BYTES,
             "max_request_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
             "rate_limits": limits_report(request.user, token),
         }

@@ -24,6 +24,7 @@ from leaderboard.models import FailureCount, Quarantine, RankedKernel, RunTaskSt
 from leaderboard.task_stats import VOUCHED, best_kernels
 from submissions.models import EvalStatus, Evaluation, Run
 from submissions.selectors import is_visible_to, visibility_q
+from tasks import splits
 from tasks.models import Task
 from tasks.suites import DEFAULT_SUITE, valid_name
 
@@ -57,6 +58,9 @@ class Filters:
     #: One suite per board (tasks/suites.py): pass rates over akgen's tasks and an imported
     #: suite's are not one number.
     suite: str = DEFAULT_SUITE
+    #: Benchmark mode: ``eval`` scores only the held-out evaluation tasks (tasks.splits),
+    #: ``train`` only the others; None all tasks.
+    split: str | None = None
 
     @classmethod
     def from_query(cls, query: Mapping[str, str]) -> Filters:
@@ -72,6 +76,9 @@ class Filters:
         path = query.get("path") or None
         if path not in (None, "device_only", "host_device"):
             raise BadFilter(f"path must be device_only or host_device, not {path!r}")
+        split = query.get("split") or None
+        if split not in (None, "eval", "train"):
+            raise BadFilter(f"split must be eval (the benchmark's evaluation tasks) or train, not {split!r}")
         text = {k: query.get(k) or None for k in ("toolchain", "soc", "category", "suite")}
         for key, value in text.items():
             if value is not None and (len(value) > 60 or not _TEXT_FILTER.fullmatch(value)):
@@ -79,17 +86,28 @@ class Filters:
         if text["suite"] is not None and not valid_name(text["suite"]):
             raise BadFilter(f"suite must be a suite name (lower-case letters, digits, _ -), not {text['suite']!r}")
         return cls(level=level, shape_mode=shape_mode, path=path, toolchain=text["toolchain"] or DEFAULT_TOOLCHAIN,
-                   soc=text["soc"], category=text["category"], suite=text["suite"] or DEFAULT_SUITE)
+                   soc=text["soc"], category=text["category"], suite=text["suite"] or DEFAULT_SUITE, split=split)
 
     def as_query(self) -> dict[str, str]:
         return {k: str(v) for k, v in asdict(self).items() if v is not None}
 
     def key(self) -> str:
-        return hashlib.sha256(repr(sorted(self.as_query().items())).encode()).hexdigest()[:16]
+        items = sorted(self.as_query().items())
+        if self.split:  # a new evaluation list is a new board
+            items.append(("held_out", ",".join(sorted(splits.eval_slugs()))))
+        return hashlib.sha256(repr(items).encode()).hexdigest()[:16]
+
+
+def _in_split(tasks: QuerySet, split: str | None, field: str = "slug") -> QuerySet:
+    if split is None:
+        return tasks
+    held_out = {f"{field}__in": splits.eval_slugs()}
+    return tasks.filter(**held_out) if split == "eval" else tasks.exclude(**held_out)
 
 
 def _stat_rows(filters: Filters, run_ids: list[int] | None = None) -> QuerySet:
     rows = RunTaskStat.objects.filter(toolchain=filters.toolchain, task__retired=False, task__suite=filters.suite)
+    rows = _in_split(rows, filters.split, "task__slug")
     if filters.soc:
         rows = rows.filter(soc=filters.soc)
     if filters.path:
@@ -176,7 +194,7 @@ class BoardRow:
 
 def _baseline_row(filters: Filters) -> BoardRow:
     """The expert kernels: correct on every task of the filter, speedup 1 by definition."""
-    tasks = Task.objects.filter(retired=False, suite=filters.suite)
+    tasks = _in_split(Task.objects.filter(retired=False, suite=filters.suite), filters.split)
     if filters.level:
         tasks = tasks.filter(level=filters.level)
     if filters.shape_mode:

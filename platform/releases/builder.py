@@ -5,8 +5,10 @@ deterministic order, and it writes each record straight to its split file, keepi
 counters and the decontamination index in memory. Nothing in the output depends on the clock
 or the machine: the same inputs give byte-identical files and zip.
 
-Splits are by task, never by record: ``split_of(task)`` hashes the task slug, so every record
-of a task lands in the same split in every release built with the same percentage.
+Splits are by operator, never by record or slug: ``split_of(task)`` hashes the task's operator
+(bench_runner.splits.operator_of), so every record of an operator's tasks (dtype variants and
+``_static`` twins included) lands in the same split in every release built with the same
+percentage. Records duplicating evaluation-task material are removed before they are written.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from releases.decontam import Decontaminator
-from releases.filters import SUBSETS
+from bench_runner.release_format import PREFERENCE
+from bench_runner.splits import operator_of
+from releases.decontam import THRESHOLD, Decontaminator
+from releases.filters import PERF_MARGIN, SUBSETS
 from releases.formats import FORMAT_VERSION, dumps
 
 SPLITS = ("train", "validation")
@@ -30,12 +34,12 @@ ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 SUBSET_TITLES = {
     "code_cot": "Task prompt → reasoning + kernel (expert explanations)",
     "doc_qa": "AscendC documentation questions with reasoning",
-    "api_fix": "Compile failure (kernel + log + API notes) → diagnosis + fixed kernel",
-    "kernel_fix": "Wrong or crashing kernel (kernel + log) → diagnosis + fixed kernel",
+    "api_fix": "Compile failure (task + kernel + log + API declarations) → root cause + passing kernel",
+    "kernel_fix": "Wrong or crashing kernel (task + kernel + verifier evidence) → root cause + passing kernel",
     "dpo": "Preference pairs: chosen passed, rejected compiled but failed (same task and prompt)",
+    "dpo_perf": "Performance pairs: both passed, chosen modelled faster (both speedups in meta)",
 }
-SUBSET_KIND = {"code_cot": "messages", "doc_qa": "messages", "api_fix": "messages", "kernel_fix": "messages",
-               "dpo": "preference"}
+SUBSET_KIND = {s: "preference" if s in PREFERENCE else "messages" for s in SUBSETS}
 
 
 @dataclass(slots=True)
@@ -53,6 +57,7 @@ class BuildInput:
     subsets: dict[str, Iterable[Example]]
     references: Iterable[tuple[str, str, str]] = ()  # (label, task, code) of evaluation tasks
     eval_tasks: list[str] = field(default_factory=list)
+    split: dict = field(default_factory=dict)  # the evaluation split used: {suite: version}
     excluded: dict[str, int] | Callable[[], dict[str, int]] = field(default_factory=dict)
     validation_percent: int = 10
     title: str = ""
@@ -68,9 +73,25 @@ class BuildResult:
     records: int
 
 
+def split_unit(split_key: str) -> str:
+    """What is split: a task's operator (its ``_static`` twin and dtype variants go with it), or
+    a documentation question as itself."""
+    return split_key if split_key.startswith("question:") else operator_of(split_key)
+
+
 def split_of(split_key: str, validation_percent: int) -> str:
-    bucket = int(hashlib.sha256(f"akgen-split:{split_key}".encode()).hexdigest()[:8], 16) % 100
+    bucket = int(hashlib.sha256(f"akgen-split:{split_unit(split_key)}".encode()).hexdigest()[:8], 16) % 100
     return "validation" if bucket < validation_percent else "train"
+
+
+def _contaminated(decon: Decontaminator, subset: str, example: Example, meta: dict) -> bool:
+    """Whether the example duplicates evaluation-task material (and is then noted as removed)."""
+    for role, code in example.codes:
+        hit = decon.contamination(code)
+        if hit is not None:
+            decon.remove(subset=subset, meta=meta, role=role, hit=hit)
+            return True
+    return False
 
 
 def sha256_file(path: Path) -> str:
@@ -113,7 +134,7 @@ class _Stats:
         self.levels[subset][str(meta.get("level") if meta.get("level") is not None else "none")] += 1
         self.categories[subset][str(meta.get("category") or "none")] += 1
         self.review[subset][str(meta.get("review_state") or "machine-judged")] += 1
-        self.tasks[split].add(example.split_key)
+        self.tasks[split].add(split_unit(example.split_key))
 
     def counts(self) -> dict:
         return {
@@ -142,6 +163,7 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
     for label, task, code in inp.references:
         decon.add_reference(label=label, task=task, code=code)
     stats = _Stats()
+    include_eval = bool(inp.filters.get("include_eval_tasks"))
     files: dict[str, dict] = {}
     done = 0
     for subset in SUBSETS:
@@ -153,8 +175,11 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
         lines = Counter()
         try:
             for example in inp.subsets[subset]:
+                meta = example.record.setdefault("meta", {})
+                if not include_eval and _contaminated(decon, subset, example, meta):
+                    continue
                 split = split_of(example.split_key, inp.validation_percent)
-                example.record.setdefault("meta", {})["split"] = split
+                meta["split"] = split
                 if not handles:
                     (out_dir / subset).mkdir()
                     for sp in SPLITS:
@@ -162,7 +187,6 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
                 handles[split].write(dumps(example.record))
                 lines[split] += 1
                 stats.add(subset, split, example)
-                meta = example.record.get("meta") or {}
                 for role, code in example.codes:
                     decon.check(subset=subset, split=split, line=lines[split], task=meta.get("task"), role=role,
                                 code=code)
@@ -179,9 +203,9 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
         progress("card", done)
     counts = stats.counts()
     excluded = inp.excluded() if callable(inp.excluded) else inp.excluded
-    report = decon.report(eval_tasks=inp.eval_tasks, included=bool(inp.filters.get("include_eval_tasks")),
-                          excluded=excluded)
-    counts["decontamination"] = {"overlaps": report["overlaps"]["count"],
+    report = decon.report(eval_tasks=inp.eval_tasks, included=include_eval, excluded=excluded)
+    report["split"] = inp.split
+    counts["decontamination"] = {"overlaps": report["overlaps"]["count"], "removed": report["removed"]["count"],
                                  "train_validation_exact_overlap": report["train_validation_exact_overlap"],
                                  "excluded_records": sum(excluded.values())}
     (out_dir / "decontamination.json").write_text(json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False)
@@ -205,6 +229,10 @@ def build(inp: BuildInput, out_dir: Path, *, progress: Callable[[str, int], None
     (out_dir / "manifest.json").write_text(json.dumps(manifest, sort_keys=True, indent=2, ensure_ascii=False) + "\n",
                                            encoding="utf-8")
     return BuildResult(out_dir=out_dir, counts=counts, files=manifest["files"], records=done)
+
+
+def _split_text(split: dict) -> str:
+    return ", ".join(f"`{version}` ({suite})" for suite, version in sorted(split.items()))
 
 
 def _yaml_str(value: str) -> str:
@@ -252,9 +280,10 @@ def dataset_card(inp: BuildInput, counts: dict, report: dict) -> str:
     empty = [s for s in SUBSETS if s in inp.subsets and s not in subsets]
     if empty:
         body += ["", "Empty (no records matched, no files): " + ", ".join(f"`{s}`" for s in empty) + "."]
-    body += ["", f"Total: {total} records. Split by task ({inp.validation_percent}% of tasks in validation): "
-             f"{counts['split_units']['train']} tasks/questions in train, "
-             f"{counts['split_units']['validation']} in validation; no task is in both.", ""]
+    body += ["", f"Total: {total} records. Split by operator ({inp.validation_percent}% of operators in "
+             f"validation; a task's dtype variants and static twin go with it): "
+             f"{counts['split_units']['train']} operators/questions in train, "
+             f"{counts['split_units']['validation']} in validation; none is in both.", ""]
     body += ["## Records per level and category", "", "| subset | levels | categories |", "|---|---|---|"]
     for subset in SUBSETS:
         if subset in subsets:
@@ -266,17 +295,26 @@ def dataset_card(inp: BuildInput, counts: dict, report: dict) -> str:
     for subset in SUBSETS:
         for state, n in counts["review"].get(subset, {}).items():
             body.append(f"| `{subset}` | {state} | {n} |")
-    body += ["", "Annotation records (code_cot, doc_qa, api_fix, kernel_fix) come from the expert workspace and "
-             "carry the annotation's review state; every fixed kernel was judged passing by the evaluator. "
-             "Preference pairs are machine-judged: chosen compiled and passed, rejected compiled and failed, for "
-             "the same task version and prompt.", ""]
+    body += ["", "Annotation records (code_cot, doc_qa, and api_fix / kernel_fix with `source: fix`) come from the "
+             "expert workspace and carry the annotation's review state; they take precedence over automatic "
+             "records of the same failing kernel. Automatic correction records (`source: auto`, machine-judged) "
+             "pair a run's failing sample and the evaluator's evidence with a passing kernel: the same model's "
+             "passing sample of the task, or, for training tasks only, the expert kernel (`meta.target`). "
+             "Every fixed kernel was judged passing by the evaluator. Preference pairs are machine-judged: "
+             "chosen compiled and passed, rejected compiled and failed, for the same task version and prompt; "
+             "performance pairs (dpo_perf) have both passed with unflagged timings, the chosen at least "
+             f"{PERF_MARGIN}x faster. Answers keep the reasoning their model sent (`reasoning`).", ""]
     body += ["## Decontamination", "",
              f"Evaluation tasks of the benchmark: {len(report['eval_tasks'])}; "
              + ("**included on request**" if report["eval_tasks_included"] else "excluded from every subset")
-             + f" ({sum(report['excluded_records'].values())} records left out). "
-             f"Code checked against their expert kernels (exact and near-duplicate): "
-             f"{report['overlaps']['count']} overlaps found; same kernel in train and validation: "
-             f"{report['train_validation_exact_overlap']}. Details in `decontamination.json`.", ""]
+             + f" ({sum(report['excluded_records'].values())} records left out)"
+             + (f", held out by operator with split list {_split_text(inp.split)}. " if inp.split else ". ")
+             + "Code of every other record was checked against their expert kernels (exact, and near-duplicate "
+             f"at Jaccard similarity >= {THRESHOLD} of 2-line shingles): "
+             + (f"{report['overlaps']['count']} overlaps found and kept (included on request)"
+                if report["eval_tasks_included"] else f"{report['removed']['count']} records removed")
+             + f"; same kernel in train and validation: {report['train_validation_exact_overlap']}. "
+             "Every removal is listed in `decontamination.json`.", ""]
     filters = ", ".join(f"{k}={json.dumps(v)}" for k, v in inp.filters.items())
     body += ["## How it was built", "",
              (inp.built_from + " " if inp.built_from else "")

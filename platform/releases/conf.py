@@ -4,8 +4,8 @@
 |---|---|---|
 | AKGEN_RELEASES_DIR | where release folders and zips go | ``<AKGEN_VAR_DIR>/releases`` |
 | AKGEN_PSEUDONYM_KEY | HMAC key for pseudonymised user ids | derived from the secret key |
-| AKGEN_RELEASE_EVAL_TASKS | the benchmark's evaluation tasks (comma-separated slugs) | unset: a hashed 20% |
-| AKGEN_RELEASE_EVAL_PERCENT | the held-out share when the list is unset | 20 |
+| AKGEN_RELEASE_EVAL_TASKS | the benchmark's evaluation tasks (slugs or operators; tasks.splits) | each suite's splits.toml |
+| AKGEN_RELEASE_EVAL_PERCENT | the held-out share of a suite without a list | 20 |
 | AKGEN_RELEASE_LICENSE | the dataset card's license | cc-by-4.0 |
 """
 
@@ -23,12 +23,3 @@ def get(name: str, default=None):
     if value is not _MISSING:
         return value
     return os.environ.get(name, default)
-
-
-def eval_tasks_setting() -> list[str] | None:
-    value = get("AKGEN_RELEASE_EVAL_TASKS")
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return list(value)

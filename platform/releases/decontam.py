@@ -9,8 +9,11 @@ matched two ways against a small reference set (the evaluation tasks' expert ker
   ``1 - threshold`` share a near-duplicate may lack) that every near-duplicate shares at least
   one: candidates are few, none is missed, and each is then scored exactly.
 
-Train records are also checked against validation records for exact overlap (the same kernel
-in both splits). Pure Python, streaming: the report keeps counts and the first ``keep`` hits.
+Unless a release includes the evaluation tasks on request, a record any of whose code matches
+is *removed* (every removal is listed in the report with what it duplicates); the threshold is
+``THRESHOLD``. Train records are also checked against validation records for exact overlap (the
+same kernel in both splits). Pure Python, streaming: the report keeps counts, every removal and
+the first ``keep`` overlaps of the records it kept.
 """
 
 from __future__ import annotations
@@ -57,9 +60,13 @@ class Reference:
     shingles: frozenset
 
 
+#: Jaccard similarity of shingle sets from which code counts as a near-duplicate (docs/releases.md).
+THRESHOLD = 0.8
+
+
 @dataclass
 class Decontaminator:
-    threshold: float = 0.8
+    threshold: float = THRESHOLD
     keep: int = 200
     refs: list[Reference] = field(default_factory=list)
     exact: dict[bytes, int] = field(default_factory=dict)
@@ -68,6 +75,8 @@ class Decontaminator:
     hit_count: Counter = field(default_factory=Counter)
     checked: int = 0
     split_digests: dict[str, set[bytes]] = field(default_factory=lambda: {"train": set(), "validation": set()})
+    removed: list[dict] = field(default_factory=list)  # every record left out, with what it duplicates
+    removed_count: Counter = field(default_factory=Counter)
     _seen: dict[bytes, tuple] = field(default_factory=dict)
 
     def add_reference(self, *, label: str, task: str, code: str) -> None:
@@ -92,8 +101,7 @@ class Decontaminator:
                 index[s].append(ref_id)
         return dict(index)
 
-    def check(self, *, subset: str, split: str, line: int, task: str | None, role: str, code: str) -> None:
-        """Check one piece of code of one record (``line``: its 1-based line in the split file)."""
+    def _known(self, code: str) -> tuple:
         key = hashlib.sha1(code.encode()).digest()
         known = self._seen.get(key)
         if known is None:
@@ -101,7 +109,25 @@ class Decontaminator:
             if len(self._seen) >= CACHE:
                 self._seen.clear()
             self._seen[key] = known
-        d, ref_id, match, similarity = known
+        return known
+
+    def contamination(self, code: str) -> dict | None:
+        """What ``code`` duplicates (exactly or nearly) among the references, or None if nothing."""
+        _, ref_id, match, similarity = self._known(code)
+        if ref_id is None:
+            return None
+        ref = self.refs[ref_id]
+        return {"match": match, "similarity": round(similarity, 3), "reference": ref.label, "reference_task": ref.task}
+
+    def remove(self, *, subset: str, meta: dict, role: str, hit: dict) -> None:
+        """Note a record left out because its ``role`` code duplicates evaluation-task material."""
+        self.removed_count[(subset, hit["match"])] += 1
+        source = {k: v for k, v in meta.items() if k.endswith("_id") and v is not None}
+        self.removed.append({"subset": subset, "task": meta.get("task"), "field": role, **hit, "source": source})
+
+    def check(self, *, subset: str, split: str, line: int, task: str | None, role: str, code: str) -> None:
+        """Check one piece of code of one record (``line``: its 1-based line in the split file)."""
+        d, ref_id, match, similarity = self._known(code)
         if d is None:
             return
         self.checked += 1
@@ -146,6 +172,9 @@ class Decontaminator:
         by_subset: dict[str, dict[str, int]] = defaultdict(dict)
         for (subset, match), n in sorted(self.hit_count.items()):
             by_subset[subset][match] = n
+        removed: dict[str, dict[str, int]] = defaultdict(dict)
+        for (subset, match), n in sorted(self.removed_count.items()):
+            removed[subset][match] = n
         return {
             "method": {"normalisation": "comments and whitespace removed, empty lines dropped",
                        "exact": "sha256 of the normalised code",
@@ -158,4 +187,6 @@ class Decontaminator:
             "overlaps": {"count": sum(self.hit_count.values()), "by_subset": dict(sorted(by_subset.items())),
                          "first": self.hits},
             "train_validation_exact_overlap": len(both),
+            "removed": {"count": len(self.removed), "by_subset": dict(sorted(removed.items())),
+                        "records": self.removed},
         }

@@ -12,7 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
-SUBSETS = ("code_cot", "doc_qa", "api_fix", "kernel_fix", "dpo")
+from bench_runner.release_format import SUBSETS
+
+#: A performance pair (dpo_perf) needs the chosen kernel at least this much faster (ratio of modelled
+#: speedups): closer timings are within what a different tiling choice or SoC could reverse.
+PERF_MARGIN = 1.2
 REVIEW_STATES = ("approved", "submitted")  # the minimum review state of annotations
 SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,120}$")
 MAX_LIST = 500

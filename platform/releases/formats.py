@@ -93,9 +93,14 @@ def code_cot(*, prompt: str, kernel: str, host: str | None, path: str, reasoning
     return conversation(SYSTEM_KERNEL, prompt, answer_code(kernel, host, path), reasoning, meta)
 
 
-def fix_user(*, title: str, kernel: str, log: str, api_notes: str = "") -> str:
-    parts = [f"Task: {title}", "This AscendC kernel fails:", _block(kernel),
-             "Log:", "```text\n" + (log.rstrip("\n") or "(no log)") + "\n```"]
+def fix_user(*, title: str, kernel: str, log: str, api_notes: str = "", spec: str = "") -> str:
+    """The user turn of a correction record: the task as its author was given it (spec and
+    signature), the failing kernel, its log and the notes on the APIs the log names."""
+    parts = [f"Task: {title}"]
+    if spec.strip():
+        parts += ["The task, as it was given:", spec.strip()]
+    parts += ["This AscendC kernel fails:", _block(kernel),
+              "Log:", "```text\n" + (log.rstrip("\n") or "(no log)") + "\n```"]
     if api_notes.strip():
         parts += ["Relevant API notes:", api_notes.strip()]
     parts.append("Diagnose the root cause and give the corrected kernel.")
@@ -103,9 +108,9 @@ def fix_user(*, title: str, kernel: str, log: str, api_notes: str = "") -> str:
 
 
 def fix(*, title: str, kernel: str, log: str, api_notes: str, diagnosis: str, fixed_kernel: str,
-        reasoning: str, meta: dict) -> dict:
-    answer = (diagnosis.strip() + "\n\n" if diagnosis.strip() else "") + _block(fixed_kernel)
-    return conversation(SYSTEM_FIX, fix_user(title=title, kernel=kernel, log=log, api_notes=api_notes),
+        reasoning: str, meta: dict, spec: str = "", fixed_host: str | None = None, path: str = "device_only") -> dict:
+    answer = (diagnosis.strip() + "\n\n" if diagnosis.strip() else "") + answer_code(fixed_kernel, fixed_host, path)
+    return conversation(SYSTEM_FIX, fix_user(title=title, kernel=kernel, log=log, api_notes=api_notes, spec=spec),
                         answer, reasoning, meta)
 
 
@@ -113,10 +118,19 @@ def doc_qa(*, question: str, answer: str, reasoning: str, meta: dict) -> dict:
     return conversation(SYSTEM_DOC, question.strip(), answer.strip(), reasoning.strip(), meta)
 
 
-def dpo(*, prompt: str, chosen: str, rejected: str, meta: dict) -> dict:
+def _assistant(content: str, reasoning: str) -> dict:
+    message = {"role": "assistant", "content": content}
+    if reasoning.strip():
+        message["reasoning"] = reasoning.strip()
+    return message
+
+
+def dpo(*, prompt: str, chosen: str, rejected: str, meta: dict, chosen_reasoning: str = "",
+        rejected_reasoning: str = "") -> dict:
+    """A preference pair; each answer keeps the reasoning its model sent with it (when it did)."""
     return {
         "prompt": [{"role": "system", "content": SYSTEM_KERNEL}, {"role": "user", "content": prompt}],
-        "chosen": [{"role": "assistant", "content": chosen}],
-        "rejected": [{"role": "assistant", "content": rejected}],
+        "chosen": [_assistant(chosen, chosen_reasoning)],
+        "rejected": [_assistant(rejected, rejected_reasoning)],
         "meta": meta,
     }

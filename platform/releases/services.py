@@ -147,7 +147,7 @@ def _build_input(release: Release, filters: Filters, ctx: sources.Context, revis
     return builder.BuildInput(
         version=release.number, filters=filters.canonical(), git_revision=revision,
         subsets=sources.examples(ctx), references=sources.references(ctx), eval_tasks=sorted(ctx.eval_slugs),
-        excluded=lambda: dict(ctx.excluded), validation_percent=filters.validation_percent,
+        split=ctx.split_versions, excluded=lambda: dict(ctx.excluded), validation_percent=filters.validation_percent,
         title=release.title or f"Ascend-CoT v{release.number}",
         license=conf.get("AKGEN_RELEASE_LICENSE", "cc-by-4.0"),
         built_from="Built from the akgen platform's approved expert annotations and judged model runs.",

@@ -25,12 +25,13 @@ from django.db.models import Q
 
 from annotations.models import Annotation, QueueKind, Status
 from annotations.schema import section_kinds
-from releases import conf, formats
+from releases import conf, corrections, formats
 from releases.apinotes import api_notes
 from releases.builder import Example
-from releases.filters import Filters
+from releases.filters import PERF_MARGIN, Filters
 from submissions.models import EvalStatus, Evaluation, Submission
 from submissions.selectors import visibility_q
+from tasks import splits
 from tasks.models import Task, TaskVersion
 from tasks.prompts import fallback_prompt
 from tasks.suites import DEFAULT_SUITE, task_on_disk
@@ -43,29 +44,14 @@ SHARED = visibility_q(None, via="submission__")
 #: Run samples a DPO pair may use, by the evaluator's record: a *chosen* kernel passed and its
 #: timing is one the judge vouches for (not suspicious, or a reviewer dismissed the flag); a
 #: *rejected* one compiled and failed. Quarantined results are in neither pool.
-PAIR_CANDIDATES = Q(status=EvalStatus.DONE, submission__quarantine__isnull=True) & (
-    (Q(passed=True) & (Q(suspicious=False) | Q(submission__dismissal__isnull=False)))
-    | Q(passed=False, compiled=True))
+#: A passing sample whose timing the judge vouches for (not flagged, or a reviewer dismissed the
+#: flag), not quarantined: what a correction or a pair may teach as the right answer.
+VOUCHED_PASS = Q(status=EvalStatus.DONE, submission__quarantine__isnull=True, passed=True) & (
+    Q(suspicious=False) | Q(submission__dismissal__isnull=False))
+PAIR_CANDIDATES = VOUCHED_PASS | Q(status=EvalStatus.DONE, submission__quarantine__isnull=True, passed=False,
+                                   compiled=True)
+
 CHUNK = 500
-
-
-# --- the benchmark's evaluation tasks -----------------------------------------------------------
-
-
-def eval_task_slugs(slugs: list[str] | None = None) -> set[str]:
-    """The benchmark's held-out evaluation tasks, kept out of training data by default.
-
-    ``AKGEN_RELEASE_EVAL_TASKS`` (comma-separated slugs) names them; when unset, a stable
-    ``AKGEN_RELEASE_EVAL_PERCENT`` (20) per cent of the suite's tasks is held out by hashing each
-    slug, so the set never depends on the order tasks were added.
-    """
-    explicit = conf.eval_tasks_setting()
-    if explicit is not None:
-        return set(explicit)
-    percent = int(conf.get("AKGEN_RELEASE_EVAL_PERCENT", 20))
-    slugs = slugs if slugs is not None else list(Task.objects.values_list("slug", flat=True))
-    return {s for s in slugs
-            if int(hashlib.sha256(f"akgen-eval:{s}".encode()).hexdigest()[:8], 16) % 100 < percent}
 
 
 # --- context ------------------------------------------------------------------------------------
@@ -96,6 +82,7 @@ class Context:
     filters: Filters
     tasks: dict[int, TaskInfo] = field(default_factory=dict)
     eval_slugs: set[str] = field(default_factory=set)
+    split_versions: dict[str, str] = field(default_factory=dict)  # suite -> its split list's version
     allowed: set[int] = field(default_factory=set)  # task ids the filters let through
     evaluation: set[int] = field(default_factory=set)  # ... of which evaluation tasks (not included)
     excluded: Counter = field(default_factory=Counter)
@@ -110,7 +97,8 @@ class Context:
         for t in Task.objects.order_by("pk"):
             ctx.tasks[t.pk] = TaskInfo(t.pk, t.slug, t.title, t.level, t.category, list(t.paths or ["device_only"]),
                                        t.suite)
-        ctx.eval_slugs = eval_task_slugs([t.slug for t in ctx.tasks.values()])
+        ctx.eval_slugs = splits.eval_slugs((t.slug, t.suite) for t in ctx.tasks.values())
+        ctx.split_versions = splits.split_versions(t.suite for t in ctx.tasks.values())
         for t in ctx.tasks.values():
             if filters.levels and t.level not in filters.levels:
                 continue
@@ -340,9 +328,17 @@ def fix_examples(ctx: Context, subset: str) -> Iterator[Example]:
                         toolchain=row.fixed.toolchain, created=formats.timestamp(a.reviewed_at or a.submitted_at))
         record = formats.fix(title=ctx.tasks[item.task_id].title, kernel=failing.kernel_source, log=log,
                              api_notes=notes, diagnosis=a.diagnosis, fixed_kernel=fixed.kernel_source,
-                             reasoning=reasoning or a.diagnosis, meta=meta)
+                             fixed_host=fixed.host_source, path=failing.path, reasoning=reasoning or a.diagnosis,
+                             meta=meta, spec=ctx.prompt(item.task_id, failing.task_version_id, failing.path))
         yield Example(record, ctx.tasks[item.task_id].slug,
                       (("failing_kernel", failing.kernel_source), ("fixed_kernel", fixed.kernel_source)))
+
+
+def correction_examples(ctx: Context, subset: str) -> Iterator[Example]:
+    """Human fixes first (they take precedence and are marked ``source: fix``), then the
+    automatic records built from runs (releases.corrections, ``source: auto``)."""
+    yield from fix_examples(ctx, subset)
+    yield from corrections.auto_fix_examples(ctx, subset, shared=SHARED, passing=VOUCHED_PASS, run_log=_run_log)
 
 
 def _run_log(result: dict) -> str:
@@ -382,6 +378,8 @@ class Pair:
     rejected_sha: str
     annotation_id: int | None = None
     rejected_category: str = ""
+    chosen_speedup: float | None = None
+    rejected_speedup: float | None = None
 
 
 def _fix_pairs(ctx: Context) -> Iterator[Pair]:
@@ -444,26 +442,79 @@ def dpo_examples(ctx: Context) -> Iterator[Example]:
         yield from _fix_pairs(ctx)
         yield from _run_pairs(ctx, cap_left)
 
-    for chunk in _chunks(_dedup(pairs(), cap_left, seen, ctx), 1000):
+    yield from _pair_examples(ctx, "dpo", _dedup(pairs(), cap_left, seen, ctx, "dpo"))
+
+
+def _pair_examples(ctx: Context, subset: str, pairs: Iterator[Pair]) -> Iterator[Example]:
+    for chunk in _chunks(pairs, 1000):
         ids = {p.chosen_id for p in chunk} | {p.rejected_id for p in chunk}
         subs = {row[0]: row for row in Submission.objects.filter(pk__in=ids).values_list(
-            "pk", "kernel_source", "host_source", "run_id", "created_at")}
+            "pk", "kernel_source", "host_source", "run_id", "created_at", "reasoning")}
         for p in chunk:
-            _, c_kernel, c_host, c_run, c_at = subs[p.chosen_id]
-            _, r_kernel, r_host, r_run, r_at = subs[p.rejected_id]
-            meta = ctx.meta("dpo", p.task_id, p.version_id, source=p.source, path=p.path,
+            _, c_kernel, c_host, c_run, c_at, c_think = subs[p.chosen_id]
+            _, r_kernel, r_host, r_run, r_at, r_think = subs[p.rejected_id]
+            extra = ({"chosen_speedup": p.chosen_speedup, "rejected_speedup": p.rejected_speedup}
+                     if subset == "dpo_perf" else {})
+            meta = ctx.meta(subset, p.task_id, p.version_id, source=p.source, path=p.path,
                             chosen_submission_id=p.chosen_id, rejected_submission_id=p.rejected_id,
                             chosen_run_id=c_run, rejected_run_id=r_run, annotation_id=p.annotation_id,
                             chosen_verdict="passed", rejected_verdict=p.rejected_verdict,
                             rejected_category=p.rejected_category or None, toolchain=p.toolchain,
-                            created=formats.timestamp(max(c_at, r_at)))
+                            created=formats.timestamp(max(c_at, r_at)), **extra)
             record = formats.dpo(prompt=ctx.prompt(p.task_id, p.version_id, p.path),
                                  chosen=formats.answer_code(c_kernel, c_host, p.path),
-                                 rejected=formats.answer_code(r_kernel, r_host, p.path), meta=meta)
+                                 rejected=formats.answer_code(r_kernel, r_host, p.path), meta=meta,
+                                 chosen_reasoning=c_think or "", rejected_reasoning=r_think or "")
             yield Example(record, ctx.tasks[p.task_id].slug, (("chosen", c_kernel), ("rejected", r_kernel)))
 
 
-def _dedup(pairs: Iterator[Pair], cap_left: Counter, seen: set[bytes], ctx: Context) -> Iterator[Pair]:
+def _perf_pairs(ctx: Context) -> Iterator[Pair]:
+    """Both passed, timings vouched for: the faster (by at least PERF_MARGIN) is chosen.
+
+    Within a group (task version, path, toolchain, SoC) samples are sorted by modelled speedup and
+    the fastest is paired with the slowest, the second with the second slowest, ... while the
+    margin holds: each pair teaches a clear difference, and no kernel is used twice.
+    """
+    qs = Evaluation.objects.filter(
+        VOUCHED_PASS, SHARED, speedup__isnull=False, speedup__gt=0, submission__run__isnull=False,
+        submission__task_id__in=ctx.allowed, **ctx.date_range("submission__created_at"))
+    if ctx.filters.runs:
+        qs = qs.filter(submission__run_id__in=ctx.filters.runs)
+    rows = (qs.order_by("submission__task_id", "submission__task_version_id", "submission__path", "toolchain", "soc",
+                        "submission_id")
+            .values_list("submission__task_id", "submission__task_version_id", "submission__path", "toolchain",
+                         "soc", "submission_id", "submission__sha256", "speedup")
+            .iterator(chunk_size=5000))
+    group_key, members = None, {}
+
+    def flush():
+        if group_key is None or len(members) < 2:
+            return
+        task_id, version_id, path, toolchain, _ = group_key
+        ranked = sorted(members.items(), key=lambda kv: (-kv[1][1], kv[1][0]))  # fastest first
+        for i in range(len(ranked) // 2):
+            (c_sha, (cid, c_speed)), (r_sha, (rid, r_speed)) = ranked[i], ranked[-1 - i]
+            if c_speed < r_speed * PERF_MARGIN:
+                return
+            yield Pair(task_id, version_id, path, cid, rid, "passed", toolchain, "run", c_sha, r_sha,
+                       chosen_speedup=c_speed, rejected_speedup=r_speed)
+
+    for task_id, version_id, path, toolchain, soc, sub_id, sha, speedup in rows:
+        key = (task_id, version_id, path, toolchain, soc)
+        if key != group_key:
+            yield from flush()
+            group_key, members = key, {}
+        members.setdefault(sha, (sub_id, speedup))
+    yield from flush()
+
+
+def dpo_perf_examples(ctx: Context) -> Iterator[Example]:
+    cap_left: Counter = Counter({tid: ctx.filters.dpo_cap_per_task for tid in ctx.tasks})
+    yield from _pair_examples(ctx, "dpo_perf", _dedup(_perf_pairs(ctx), cap_left, set(), ctx, "dpo_perf"))
+
+
+def _dedup(pairs: Iterator[Pair], cap_left: Counter, seen: set[bytes], ctx: Context,
+           subset: str) -> Iterator[Pair]:
     """Pairs with the same two kernels for the same prompt once; at most the cap per task."""
     for p in pairs:
         if cap_left[p.task_id] <= 0 or p.chosen_sha == p.rejected_sha:
@@ -471,7 +522,7 @@ def _dedup(pairs: Iterator[Pair], cap_left: Counter, seen: set[bytes], ctx: Cont
         key = hashlib.sha256(f"{p.version_id}:{p.path}:{p.chosen_sha}:{p.rejected_sha}".encode()).digest()[:12]
         if key in seen:
             continue
-        if not ctx.task_ok(p.task_id, "dpo"):
+        if not ctx.task_ok(p.task_id, subset):
             continue
         seen.add(key)
         cap_left[p.task_id] -= 1
@@ -481,9 +532,10 @@ def _dedup(pairs: Iterator[Pair], cap_left: Counter, seen: set[bytes], ctx: Cont
 SOURCES = {
     "code_cot": code_cot_examples,
     "doc_qa": doc_qa_examples,
-    "api_fix": lambda ctx: fix_examples(ctx, "api_fix"),
-    "kernel_fix": lambda ctx: fix_examples(ctx, "kernel_fix"),
+    "api_fix": lambda ctx: correction_examples(ctx, "api_fix"),
+    "kernel_fix": lambda ctx: correction_examples(ctx, "kernel_fix"),
     "dpo": dpo_examples,
+    "dpo_perf": dpo_perf_examples,
 }
 
 
@@ -520,7 +572,20 @@ def estimate(ctx: Context) -> dict[str, int]:
         elif subset in ("api_fix", "kernel_fix"):
             qs = _annotations(ctx, QueueKind.FIX).filter(item__task_id__in=train_ids, fix_submission__isnull=False)
             compile_error = Q(item__verdict="compile_error")
-            out[subset] = qs.filter(compile_error if subset == "api_fix" else ~compile_error).count()
+            human = qs.filter(compile_error if subset == "api_fix" else ~compile_error).count()
+            failing = (Evaluation.objects.filter(SHARED, status=EvalStatus.DONE, submission__run__isnull=False,
+                                                 verdict__in=corrections.FAILING[subset],
+                                                 submission__task_id__in=train_ids,
+                                                 **ctx.date_range("submission__created_at"))
+                       .values("submission__task_id").annotate(n=Count("submission_id", distinct=True)).order_by())
+            # an upper bound: a failing sample without a passing one (or an expert) gives no record
+            out[subset] = human + sum(min(g["n"], corrections.AUTO_FIX_CAP_PER_TASK) for g in failing)
+        elif subset == "dpo_perf":
+            passing = (Evaluation.objects.filter(VOUCHED_PASS, SHARED, speedup__isnull=False,
+                                                 submission__run__isnull=False, submission__task_id__in=train_ids)
+                       .values("submission__task_id").annotate(n=Count("submission__sha256", distinct=True))
+                       .order_by())
+            out[subset] = sum(min(g["n"] // 2, ctx.filters.dpo_cap_per_task) for g in passing)
         elif subset == "dpo":
             qs = Evaluation.objects.filter(
                 PAIR_CANDIDATES, SHARED, submission__run__isnull=False,

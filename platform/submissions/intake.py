@@ -47,6 +47,24 @@ _FIELD_HINT = {"missing_source": "required", "invalid_source": "not valid text",
                "source_too_large": f"at most {MAX_SOURCE_BYTES} bytes"}
 
 
+#: The largest reasoning text stored with a sample (a 32k-token think block is ~130 KB).
+MAX_REASONING_BYTES = 256 * 1024
+
+
+def _check_reasoning(text: str) -> None:
+    if "\x00" in text:
+        raise SubmissionRejected("invalid_reasoning", "The reasoning contains a NUL character.",
+                                 {"reasoning": "not valid text"})
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise SubmissionRejected("invalid_reasoning", "The reasoning is not valid UTF-8 text.",
+                                 {"reasoning": "not valid text"}) from None
+    if size > MAX_REASONING_BYTES:
+        raise SourceTooLarge("reasoning_too_large", f"The reasoning is {size} bytes; at most {MAX_REASONING_BYTES} "
+                             "are stored.", {"reasoning": f"at most {MAX_REASONING_BYTES} bytes"})
+
+
 def _check_source(field: str, text: str | None, *, required: bool) -> None:
     """The evaluator's own rule (bench_runner.contracts.check_source), as a 400/413 for the API."""
     try:
@@ -76,6 +94,7 @@ class Draft:
     sample_index: int | None
     toolchain: str
     visibility: str
+    reasoning: str = ""
 
     @property
     def key(self) -> tuple[int, int, int] | None:
@@ -109,6 +128,7 @@ def submission_validate(
     toolchain: str = "cpu-sim",
     visibility: str = Visibility.PUBLIC,
     tasks: dict[str, Task | None] | None = None,
+    reasoning: str | None = None,
 ) -> Draft:
     """Check one submission without writing anything; raises SubmissionRejected with the field.
 
@@ -126,13 +146,15 @@ def submission_validate(
                                  {"toolchain": f"one of {', '.join(QUEUES)}"})
     _check_source("kernel", kernel, required=True)
     _check_source("host", host, required=path == Path_.HOST_DEVICE)
+    reasoning = reasoning or ""
+    _check_reasoning(reasoning)
     if path == Path_.DEVICE_ONLY:
         host = None
     if (run is None) != (sample_index is None):
         raise SubmissionRejected("invalid_sample", "'run' and 'sample_index' go together.",
                                  {"sample_index": "needs run" if run is None else "required with run"})
     return Draft(task=task, path=path, kernel=kernel, host=host, author=author, run=run,
-                 sample_index=sample_index, toolchain=toolchain, visibility=visibility)
+                 sample_index=sample_index, toolchain=toolchain, visibility=visibility, reasoning=reasoning)
 
 
 def submission_create(**fields: Any) -> Created:
@@ -166,7 +188,7 @@ def _new_rows(draft: Draft, now) -> tuple[Submission, Evaluation]:
     submission = Submission(
         task=draft.task, task_version=draft.task.current_version, path=draft.path, kernel_source=draft.kernel,
         host_source=draft.host, sha256=source_sha256(draft.kernel, draft.host), author=draft.author,
-        run=draft.run, sample_index=draft.sample_index, visibility=draft.visibility,
+        run=draft.run, sample_index=draft.sample_index, visibility=draft.visibility, reasoning=draft.reasoning,
     )
     evaluation = Evaluation(toolchain=draft.toolchain, soc=_default_soc(draft.toolchain), enqueued_at=now)
     return submission, evaluation
@@ -348,6 +370,7 @@ def _draft(user, data: dict, runs: _Runs, tasks: dict) -> Draft:
         toolchain=run.toolchain if run is not None else "cpu-sim",
         visibility=data.get("visibility") or "public",
         tasks=tasks,
+        reasoning=data.get("reasoning"),
     )
 
 

@@ -65,6 +65,9 @@ class Submission(models.Model):
     path = models.CharField(max_length=16, choices=Path_.choices)
     kernel_source = models.TextField()
     host_source = models.TextField(null=True, blank=True)  # noqa: DJ001 (None = no host file)
+    #: The model's reasoning before the answer (a <think> block), kept for training data; never
+    #: compiled, not part of sha256.
+    reasoning = models.TextField(blank=True, default="")
     sha256 = models.CharField(max_length=64, db_index=True)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="submissions"

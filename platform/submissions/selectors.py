@@ -108,7 +108,7 @@ def submission_list(
         qs = qs.filter(author=author)
     qs = with_primary_evaluation(
         qs.select_related("task", "task_version", "author", "run__model")
-        .defer("kernel_source", "host_source", "task_version__spec", "task_version__api_desc",
+        .defer("kernel_source", "host_source", "reasoning", "task_version__spec", "task_version__api_desc",
                "task_version__template_kernel", "task_version__template_host",
                "task_version__expert_kernel", "task_version__expert_host")
     )
@@ -172,7 +172,7 @@ def submission_relatives(submission: Submission, *, user, limit: int = 20) -> Qu
         .filter(same, task_id=submission.task_id)
         .exclude(pk=submission.pk)
         .select_related("author", "run__model")
-        .defer("kernel_source", "host_source")
+        .defer("kernel_source", "host_source", "reasoning")
         .order_by("-created_at", "-pk")
     )
     return with_primary_evaluation(qs)[:limit]

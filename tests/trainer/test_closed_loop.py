@@ -150,6 +150,9 @@ def test_generate_evaluate_leaderboard(live_server, eval_queue, tmp_path):
     saved = [json.loads(line) for line in (tmp_path / "gen" / "samples.jsonl").read_text().splitlines()]
     assert [s["submission"] for s in saved] == [subs[i]["id"] for i in range(K)]
     assert saved[2]["raw"].startswith("<think>hmm</think>") and saved[0]["reasoning"]
+    # The reasoning reaches the platform with its sample (releases put it into SFT and DPO records).
+    stored = platform.request("GET", f"submissions/{subs[0]['id']}/")
+    assert stored["reasoning"] == saved[0]["reasoning"] == "Tile the vectors over every core."
 
     rows = [r for r in model_leaderboard(Filters()) if not r.baseline and r.run_id == run["id"]]
     assert len(rows) == 1 and rows[0].model_name == "tiny-stub-sft"

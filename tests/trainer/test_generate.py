@@ -136,3 +136,12 @@ def test_suite_limits_the_platforms_task_list_stub_platform():
 
     assert gen.task_prompts(Recorder(), None, "device_only", "npukb") == {"equal_fp16": "P"}
     assert asked == [("tasks/", {"suite": "npukb"})]
+
+
+def test_reasoning_is_trimmed_to_the_platforms_limit_keeping_its_end():
+    text = "plan " * 100 + "FINAL PLAN: tile by 2048"
+    assert gen.trim_reasoning(text, None) == text and gen.trim_reasoning(None, 10) is None
+    cut = gen.trim_reasoning(text, 120)
+    assert len(cut.encode()) <= 120 and cut.startswith(gen.TRIMMED_MARK) and cut.endswith("FINAL PLAN: tile by 2048")
+    wide = "思" * 100  # never split a character
+    assert len(gen.trim_reasoning(wide, 90).encode()) <= 90 and gen.trim_reasoning(wide, 90).endswith("思")

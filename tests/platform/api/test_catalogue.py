@@ -92,7 +92,8 @@ def test_run_progress_and_pass_at_k(api, user, db):
     progress = data["progress"]
     tasks = {t["task"]: t for t in progress["tasks"]}
     assert tasks["add"] | {} == {"task": "add", "submitted": 4, "pending": 0, "evaluated": 4, "failed": 0,
-                                 "compiled": 3, "passed": 1, "pass_at_1": 0.25, "pass_at_k": 0.5}
+                                 "compiled": 3, "passed": 1, "pass_at_1": 0.25, "pass_at_k": 0.5,
+                                 "split": "train"}
     assert tasks["relu"]["evaluated"] == 1 and tasks["relu"]["pending"] == 1 and tasks["relu"]["failed"] == 1
     assert tasks["relu"]["pass_at_1"] == 1.0 and tasks["relu"]["pass_at_k"] is None
     assert progress["k"] == 2 and progress["submitted"] == 7 and progress["tasks_complete"] == 1

@@ -189,3 +189,29 @@ def test_lone_surrogates_are_refused(api, task):
                         content_type="application/json")
     assert response.status_code == 400
     assert response.json()["fields"]["kernel"].startswith("Not valid UTF-8")
+
+
+def test_a_samples_reasoning_is_stored_served_and_bounded(api, task, run):
+    """The model's think block travels with its kernel (issue #20): stored, served back, never
+    part of the kernel's hash; one over the limit is a 413 that stores nothing."""
+    from submissions.intake import MAX_REASONING_BYTES
+
+    thought = "Tile 2048 elements per core; double-buffer the queues.\n" * 3
+    sid = api.post(URL, body(reasoning=thought, run=run.pk, sample_index=0), format="json").json()["id"]
+    assert Submission.objects.get(pk=sid).reasoning == thought
+    assert api.get(f"{URL}{sid}/").json()["reasoning"] == thought
+    plain = api.post(URL, body(), format="json").json()["id"]
+    assert Submission.objects.get(pk=plain).sha256 == Submission.objects.get(pk=sid).sha256  # code only
+    assert api.get(f"{URL}{plain}/").json()["reasoning"] == ""
+    assert api.get("/api/v1/me/").json()["max_reasoning_bytes"] == MAX_REASONING_BYTES
+    before = Submission.objects.count()
+    big = api.post(URL, body(reasoning="x" * (MAX_REASONING_BYTES + 1)), format="json")
+    assert big.status_code == 413 and big.json()["code"] == "reasoning_too_large", big.content
+    batch = api.post(f"{URL}batch/", {"submissions": [body(reasoning="y" * (MAX_REASONING_BYTES + 1)),
+                                                      body(reasoning="ok", run=run.pk, sample_index=1)]},
+                     format="json").json()["results"]
+    assert [r["ok"] for r in batch] == [False, True] and batch[0]["error"]["code"] == "reasoning_too_large"
+    assert Submission.objects.count() == before + 1
+    assert Submission.objects.get(pk=batch[1]["id"]).reasoning == "ok"
+    nul = api.post(URL, body(reasoning="a\x00b"), format="json")
+    assert nul.status_code == 400 and "reasoning" in nul.json()["fields"]

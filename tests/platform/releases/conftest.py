@@ -1,6 +1,6 @@
 """Seeded platform data for release tests: tasks (one a benchmark evaluation task), approved
 explanations, fixes (compile error and wrong answer) and doc Q&A, and a model run with passing
-and failing samples. Rows are written directly; the evaluator and the workspace flow are tested
+(at two modelled speeds) and failing samples, each with its reasoning. Rows are written directly; the evaluator and the workspace flow are tested
 elsewhere."""
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ TASKS = [("add", 1, "elementwise", "Add"), ("relu", 1, "activation", "Relu"), ("
          ("exp", 1, "elementwise", "Exp"), ("softmax", 2, "normalization", "Softmax"),
          ("layer_norm", 2, "normalization", "LayerNorm"), ("matmul", 3, "matmul", "Mmad")]
 EVAL_TASK = "softmax"
+#: What every run sample's model "thought" before its answer (a sample's reasoning travels with it).
+REASONING = "Split the vector over 8 cores and double-buffer each 1024-element tile"
 
 COMPILE = {"verdict": "compile_error", "stage": "compile", "reason": "kernel.cpp:5: no member 'SetGlobalBufer'",
            "compile_log": "kernel.cpp:5:12: error: 'class GlobalTensor<float>' has no member named "
@@ -82,16 +84,17 @@ def make_task(slug: str, level: int, category: str) -> Task:
 
 
 def submit(task: Task, kernel: str, result: dict, *, author=None, run=None, sample=None, at=T0,
-           visibility="public") -> Submission:
+           visibility="public", speedup: float | None = None, reasoning: str = "") -> Submission:
     s = Submission.objects.create(task=task, task_version=task.current_version, path="device_only",
                                   kernel_source=kernel, sha256=hashlib.sha256(kernel.encode()).hexdigest(),
-                                  author=author, run=run, sample_index=sample, visibility=visibility)
+                                  author=author, run=run, sample_index=sample, visibility=visibility,
+                                  reasoning=reasoning)
     Submission.objects.filter(pk=s.pk).update(created_at=at)
     verdict = result["verdict"]
     Evaluation.objects.create(submission=s, status=EvalStatus.DONE, verdict=verdict, result=result,
                               compiled=verdict not in ("compile_error",), passed=verdict == "passed",
                               failure_category="" if verdict == "passed" else result["diagnostics"][0]["category"],
-                              finished_at=at)
+                              speedup=speedup if speedup is not None else result.get("speedup"), finished_at=at)
     return s
 
 
@@ -155,7 +158,9 @@ def seed() -> dict:
                 kernel, result = expert(slug, 2).replace("1024", str(900 + i)) + f"// sample {i}\n", WRONG
             else:
                 kernel, result = "broken", COMPILE
-            submit(task, kernel, result, author=lab, run=run, sample=i, at=T0 + timedelta(days=10 + i))
+            # The two passing samples differ in modelled speed (a performance pair: 2.0 vs 1.0).
+            submit(task, kernel, result, author=lab, run=run, sample=i, at=T0 + timedelta(days=10 + i),
+                   speedup=(2.0, 1.0)[i] if i < 2 else None, reasoning=f"{REASONING} ({slug}, sample {i})")
         submit(task, expert(slug, 2) + "// sample 0\n", PASSED, author=lab, run=other, sample=0)  # a duplicate
     # A run sample for `add` that copies the evaluation task's expert kernel (contamination).
     submit(tasks["add"], expert(EVAL_TASK), PASSED, author=lab, run=other, sample=1, at=T0 + timedelta(days=20))

@@ -11,7 +11,7 @@ import pytest
 from bench_runner.prompt import extract_sources
 from releases import builder, services
 from releases.filters import SUBSETS
-from tests.platform.releases.conftest import EVAL_TASK, expert
+from tests.platform.releases.conftest import EVAL_TASK, REASONING, expert
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def test_release_loads_with_datasets_in_trl_formats(seeded, tmp_path):
             assert dataset.num_rows == manifest["subsets"][subset][split]
             row = dataset[0]
             assert is_conversational(row), subset
-            if subset == "dpo":
+            if subset in ("dpo", "dpo_perf"):
                 assert set(dataset.column_names) == {"prompt", "chosen", "rejected", "meta"}
                 assert [m["role"] for m in row["prompt"]] == ["system", "user"]
                 assert [m["role"] for m in row["chosen"]] == [m["role"] for m in row["rejected"]] == ["assistant"]
@@ -91,15 +91,16 @@ def test_record_contents(seeded, tmp_path):
     assert '"ann"' not in json.dumps(meta) and meta["review_state"] == "approved"
     assert meta["created"] == "2026-03-01T12:00:00Z" and meta["level"] == 1 and meta["category"] == "elementwise"
 
-    [api] = [r for _, r in _records(out, "api_fix") if r["meta"]["task"] == "add"]
+    [api] = [r for _, r in _records(out, "api_fix") if r["meta"]["task"] == "add" and r["meta"]["source"] == "fix"]
     user = api["messages"][1]["content"]
     assert "SetGlobalBufer" in user and "has no member named" in user
     assert "did you mean `SetGlobalBuffer`" in user  # the API note
+    assert "Compute add of x elementwise." in user  # the task's spec travels with the failing kernel
     answer = api["messages"][2]["content"]
     assert answer.startswith("The kernel misspells SetGlobalBuffer.") and "```cpp\n" in answer
     assert api["meta"]["failing_verdict"] == "compile_error" and api["meta"]["fixed_verdict"] == "passed"
 
-    [kfix] = [r for _, r in _records(out, "kernel_fix") if r["meta"]["task"] == "add"]
+    [kfix] = [r for _, r in _records(out, "kernel_fix") if r["meta"]["task"] == "add" and r["meta"]["source"] == "fix"]
     assert "case small: failed max_abs_err=1.5" in kfix["messages"][1]["content"]
 
     qa = [r for _, r in _records(out, "doc_qa")]
@@ -110,6 +111,11 @@ def test_record_contents(seeded, tmp_path):
         chosen = extract_sources(p["chosen"][0]["content"], "device_only")[0]
         rejected = extract_sources(p["rejected"][0]["content"], "device_only")[0]
         assert chosen != rejected and p["meta"]["rejected_verdict"] == "wrong_answer"
+        if p["meta"]["source"] == "run":  # each answer keeps the reasoning its sample was sent with
+            for side in ("chosen", "rejected"):
+                assert p[side][0]["reasoning"].startswith(f"{REASONING} ({p['meta']['task']}, sample ")
+        else:  # a human fix has no model reasoning: none is made up
+            assert "reasoning" not in p["chosen"][0]
     keys = [(p["meta"]["chosen_submission_id"], p["meta"]["rejected_submission_id"]) for p in pairs]
     assert len(keys) == len(set(keys))
     # Per task: 1 fix pair + max(2 distinct passing, 3 failing) run pairs = 4 (the duplicate run adds none).
@@ -117,6 +123,58 @@ def test_record_contents(seeded, tmp_path):
     for p in pairs:
         per_task[p["meta"]["task"]] = per_task.get(p["meta"]["task"], 0) + 1
     assert per_task["relu"] == 4 and set(per_task) == {"add", "relu", "gelu", "exp", "layer_norm", "matmul"}
+
+
+def test_automatic_corrections_and_performance_pairs(seeded, tmp_path):
+    """Every failing run sample of a training task becomes a correction record with the
+    evaluator's real evidence and a passing target; passing samples at different modelled speeds
+    become a labelled performance pair."""
+    out = tmp_path / "auto"
+    services.build_into(out, number=1, data={"validation_percent": 0})
+    run = seeded["run"]
+    auto_api = [r for _, r in _records(out, "api_fix") if r["meta"]["source"] == "auto"]
+    assert sorted(r["meta"]["task"] for r in auto_api) == ["add", "exp", "gelu", "layer_norm", "matmul", "relu"]
+    rec = next(r for r in auto_api if r["meta"]["task"] == "relu")
+    user, assistant = rec["messages"][1]["content"], rec["messages"][2]
+    assert "```cpp\nbroken\n```" in user and "has no member named 'SetGlobalBufer'" in user  # the real log
+    assert "Compute relu of x elementwise." in user  # the task spec
+    assert assistant["content"].startswith("Root cause (undeclared identifier or non-existent API) at kernel.cpp:5:")
+    assert "undeclared identifier" in assistant["reasoning"]
+    fixed = extract_sources(assistant["content"].split("\n\n", 1)[1], "device_only")[0]
+    target = run.submissions.get(task__slug="relu", sample_index=0)  # the same run's passing sample
+    assert fixed == target.kernel_source and rec["meta"]["fix_submission_id"] == target.pk
+    assert rec["meta"]["target"] == "same_run" and rec["meta"]["review_state"] == "machine-judged"
+    auto_kernel = [r for _, r in _records(out, "kernel_fix") if r["meta"]["source"] == "auto"]
+    assert len(auto_kernel) == 6 * 3  # three wrong answers per training task
+    assert all("case small: failed max_abs_err=1.5" in r["messages"][1]["content"] for r in auto_kernel)
+    # A human fix takes precedence over an automatic record of the same failing submission.
+    human_failing = {r["meta"]["submission_id"] for _, r in _records(out, "kernel_fix") if r["meta"]["source"] == "fix"}
+    assert human_failing and not human_failing & {r["meta"]["submission_id"] for r in auto_kernel}
+
+    perf = [r for _, r in _records(out, "dpo_perf")]
+    assert sorted(r["meta"]["task"] for r in perf) == ["add", "exp", "gelu", "layer_norm", "matmul", "relu"]
+    for r in perf:
+        assert r["meta"]["chosen_speedup"] == 2.0 and r["meta"]["rejected_speedup"] == 1.0
+        assert r["meta"]["rejected_verdict"] == "passed"
+        assert r["chosen"][0]["reasoning"].endswith("sample 0)") and r["rejected"][0]["reasoning"].endswith("sample 1)")
+
+
+def test_no_expert_of_a_held_out_task_and_no_unvouched_timing(seeded, tmp_path):
+    """Without a passing sample the expert is the target, never for an evaluation task; a flagged
+    (suspicious) timing makes no performance pair."""
+    from submissions.models import Evaluation
+
+    run = seeded["run"]
+    Evaluation.objects.filter(submission__run=run, passed=True, submission__task__slug="exp").update(suspicious=True)
+    Evaluation.objects.filter(submission__run__isnull=False, passed=True,
+                              submission__task__slug__in=["relu", EVAL_TASK]).delete()
+    out = tmp_path / "expert"
+    services.build_into(out, number=1, data={"validation_percent": 0, "include_eval_tasks": True})
+    api = {r["meta"]["task"]: r for _, r in _records(out, "api_fix") if r["meta"]["source"] == "auto"}
+    assert api["relu"]["meta"]["target"] == "expert"
+    assert extract_sources(api["relu"]["messages"][2]["content"].split("\n\n", 1)[1], "device_only")[0] == expert("relu")
+    assert EVAL_TASK not in api  # included on request, yet its expert is never a training target
+    assert "exp" not in {r["meta"]["task"] for _, r in _records(out, "dpo_perf")}
 
 
 def test_cap_filters_and_review_state(seeded, tmp_path):
@@ -158,13 +216,20 @@ def test_evaluation_tasks_excluded_unless_included_and_decontamination(seeded, t
         assert all(r["meta"]["task"] != EVAL_TASK for _, r in _records(out, subset))
     report = json.loads((out / "decontamination.json").read_text())
     assert report["eval_tasks"] == [EVAL_TASK] and report["eval_tasks_included"] is False
-    assert report["excluded_records"] == {"api_fix": 1, "code_cot": 1, "dpo": 4, "kernel_fix": 1}
-    # The `add` run sample that copies softmax's expert kernel is found, exactly.
-    hits = report["overlaps"]["first"]
-    assert any(h["match"] == "exact" and h["task"] == "add" and h["reference_task"] == EVAL_TASK
-               and h["subset"] == "dpo" for h in hits)
-    # Near duplicates: the softmax expert with one changed constant (the layer_norm fix kernels differ more).
-    assert report["overlaps"]["count"] >= 1
+    excluded = report["excluded_records"]
+    assert excluded["code_cot"] == 1 and excluded["dpo"] == 4 and excluded["dpo_perf"] == 1
+    assert excluded["api_fix"] == 2 and excluded["kernel_fix"] == 4  # 1 human fix + the automatic ones
+    # The `add` run sample that copies softmax's expert kernel is removed from every subset, and listed.
+    removed = report["removed"]["records"]
+    assert report["removed"]["count"] == len(removed) >= 1
+    assert all(r["task"] == "add" and r["reference_task"] == EVAL_TASK and r["match"] == "exact" for r in removed)
+    copy = next(s for s in seeded["other"].submissions.all() if s.sample_index == 1)
+    assert {r["subset"] for r in removed} == {"dpo"} and all(
+        copy.pk in r["source"].values() for r in removed)
+    for subset in SUBSETS:
+        for _, r in _records(out, subset):
+            assert copy.pk not in (r["meta"].get("chosen_submission_id"), r["meta"].get("rejected_submission_id"))
+    assert report["overlaps"]["count"] == 0  # what stayed overlaps nothing
 
     out2 = tmp_path / "included"
     services.build_into(out2, number=2, data={"include_eval_tasks": True})
