@@ -28,12 +28,24 @@ class ReleaseArguments:
         metadata={"help": "Subsets and mixing weights: YAML mapping, JSON, or 'code_cot=1,doc_qa=0.5'. A weight "
                           "of 1 takes every record once, 0.5 a random half, 2 every record twice. Default: "
                           "every conversational subset (sft) or dpo (dpo) at weight 1."})
+    extra_datasets: list[dict[str, Any]] | str | None = field(
+        default=None,
+        metadata={"help": "Outside datasets mixed into the training split (never into evaluation): a YAML list "
+                          "of {path, weight, split, name}, or JSON text. path: a .jsonl/.json/.parquet file, a "
+                          "folder of them, or a folder written by datasets' save_to_disk; weight as in subsets "
+                          "(default 1); split: for folders (default train); name: its key extra:NAME in the "
+                          "counts (default the file name). Records in the TRL format of the kind trained."})
     eval_split: str | None = field(default="validation", metadata={"help": "Split used when eval_strategy is on."})
     reasoning_key: str = field(
         default="reasoning_content",
         metadata={"help": "The assistant-message key the chat template reads reasoning from (Qwen3, DeepSeek, "
                           "GLM: reasoning_content; gpt-oss: thinking). The release's `reasoning` maps to it."})
     max_records_per_subset: int | None = field(default=None, metadata={"help": "Cap per subset (smoke runs)."})
+    max_truncated_fraction: float = field(
+        default=0.0,
+        metadata={"help": "The share of records (0 to 1) that may be longer than max_length and be cut by TRL "
+                          "(truncated, or dropped when no loss token survives). Default 0: training stops if "
+                          "any record would be cut, saying which and by how much."})
     merge_lora: bool = field(default=True, metadata={"help": "After LoRA SFT, also save the merged model under "
                                                                "OUTPUT_DIR/merged (what DPO starts from)."})
     ref_model_name_or_path: str | None = field(
@@ -128,9 +140,10 @@ def _plain(value: Any) -> Any:
 
 def write_run_files(output_dir: str | Path, *, kind: str, config: dict[str, Any], release: dict[str, Any],
                     counts: dict[str, Any], checks: list[str], metrics: dict[str, Any],
-                    log_history: list[dict[str, Any]]) -> Path:
+                    log_history: list[dict[str, Any]], extra_datasets: list[dict[str, Any]] | None = None) -> Path:
     """``akgen_config.yaml`` (re-runnable with --config) and ``akgen_run.json`` (config, release
-    version, git revision, data counts, template checks, metrics and the loss history)."""
+    version, the outside datasets mixed in with their sha256, git revision, data counts and token
+    lengths, template checks, metrics and the loss history)."""
     import yaml
 
     out = Path(output_dir)
@@ -138,7 +151,8 @@ def write_run_files(output_dir: str | Path, *, kind: str, config: dict[str, Any]
     (out / "akgen_config.yaml").write_text(
         f"# akgen train {kind}: the exact configuration of this run (release {release.get('version')})\n"
         + yaml.safe_dump(config, sort_keys=True), encoding="utf-8")
-    body = {"kind": kind, "release": release, "git": git_revision(), "data": counts, "template_checks": checks,
+    body = {"kind": kind, "release": release, "extra_datasets": extra_datasets or [], "git": git_revision(),
+            "data": counts, "template_checks": checks,
             "metrics": metrics, "log_history": log_history, "config": config}
     path = out / "akgen_run.json"
     path.write_text(json.dumps(body, indent=2, default=str) + "\n", encoding="utf-8")

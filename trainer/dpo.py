@@ -13,29 +13,29 @@ import sys
 from typing import Any
 
 from trainer import config as cfg
-from trainer import data, templates
+from trainer import lengths, templates
 from trainer.errors import TrainerInputError
 from trainer.progress import make_training_callback
 from trainer.sft import (
     _end,
-    eval_on,
+    check_lengths,
+    confirm_kept,
     load_tokenizer,
     model_init_kwargs,
+    prepare_data,
     quiet_default_printers,
     say,
+    summary_line,
 )
 
 
 def prepare_dpo(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any) -> dict[str, Any]:
+    """Every check that needs no model weights, the length of every pair included."""
     cfg.check_model_path(model_args.model_name_or_path)
     if release_args.ref_model_name_or_path:
         cfg.check_model_path(release_args.ref_model_name_or_path, "ref_model_name_or_path")
-    release = data.open_release(release_args.release, verify_hashes=release_args.verify_hashes)
-    weights = data.parse_weights(release_args.subsets, default={"dpo": 1.0})
-    prepared = data.prepare(release, weights, kind="dpo", reasoning_key=release_args.reasoning_key,
-                            seed=train_args.seed, eval_split=release_args.eval_split if eval_on(train_args) else None,
-                            need_eval=eval_on(train_args),
-                            max_records_per_subset=release_args.max_records_per_subset)
+    ready = prepare_data(release_args, train_args, kind="dpo")
+    prepared = ready["prepared"]
     tokenizer = load_tokenizer(train_args, model_args)
     override = templates.load_template_file(getattr(train_args, "chat_template_path", None))
     template = templates.training_template(tokenizer, assistant_only_loss=False, override=override)
@@ -43,12 +43,11 @@ def prepare_dpo(release_args: cfg.ReleaseArguments, train_args: Any, model_args:
                                      reasoning_key=release_args.reasoning_key)
     for check in checks:
         say("template check: " + check.line())
-        if train_args.max_length and check.tokens > train_args.max_length:
-            say(f"warning: the {check.subset} sample has {check.tokens} tokens, more than max_length "
-                f"{train_args.max_length}: the end of such pairs is cut off")
     if override:
-        tokenizer.chat_template = override
-    return {"release": release, "prepared": prepared, "tokenizer": tokenizer, "checks": checks}
+        tokenizer.chat_template = override  # DPOTrainer renders with the tokenizer's own template
+    report = lengths.report_dpo(tokenizer, prepared, train_args, eval_split=release_args.eval_split)
+    check_lengths(report, release_args, prepared)
+    return {**ready, "tokenizer": tokenizer, "checks": checks, "lengths": report}
 
 
 def reference_kind(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any) -> str:
@@ -61,15 +60,9 @@ def reference_kind(release_args: cfg.ReleaseArguments, train_args: Any, model_ar
     return f"the starting model, reloaded from {model_args.model_name_or_path}"
 
 
-def run_dpo(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any) -> dict[str, Any] | None:
-    ready = prepare_dpo(release_args, train_args, model_args)
-    counts = ready["prepared"].counts
-    ref = reference_kind(release_args, train_args, model_args)
-    say(f"release {ready['release'].version}: {counts['_mixed']['train']} preference pairs; reference: {ref}")
-    if release_args.check_only:
-        say("checks passed (check_only: stopping before the model is loaded)")
-        return None
-
+def build_dpo_trainer(ready: dict[str, Any], release_args: cfg.ReleaseArguments, train_args: Any,
+                      model_args: Any) -> Any:
+    """The DPOTrainer on the prepared pairs (models are loaded here), checked to have kept every pair."""
     from trl import DPOTrainer, get_peft_config
 
     train_args.model_init_kwargs = model_init_kwargs(train_args, model_args)
@@ -83,6 +76,20 @@ def run_dpo(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any
                          train_dataset=ready["prepared"].train, eval_dataset=ready["prepared"].eval,
                          processing_class=ready["tokenizer"], peft_config=get_peft_config(model_args),
                          callbacks=[make_training_callback()])
+    confirm_kept(trainer, ready, train_args)
+    return trainer
+
+
+def run_dpo(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any) -> dict[str, Any] | None:
+    ready = prepare_dpo(release_args, train_args, model_args)
+    counts = ready["prepared"].counts
+    ref = reference_kind(release_args, train_args, model_args)
+    say(summary_line(ready, unit="preference pairs") + f"; reference: {ref}")
+    if release_args.check_only:
+        say("checks passed (check_only: stopping before the model is loaded)")
+        return None
+
+    trainer = build_dpo_trainer(ready, release_args, train_args, model_args)
     quiet_default_printers(trainer)
     result = trainer.train(resume_from_checkpoint=train_args.resume_from_checkpoint)
     trainer.save_model(train_args.output_dir)
@@ -95,7 +102,7 @@ def run_dpo(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any
         path = cfg.write_run_files(
             train_args.output_dir, kind="dpo", config=cfg.config_dict(release_args, train_args, model_args),
             release=ready["release"].summary(), counts=counts, checks=[c.line() for c in ready["checks"]],
-            metrics=metrics, log_history=trainer.state.log_history)
+            metrics=metrics, log_history=trainer.state.log_history, extra_datasets=ready["prepared"].extras)
         say(f"saved the model and {path.name} to {train_args.output_dir}")
     _end(trainer)
     return metrics

@@ -2,7 +2,8 @@
 
 Full-parameter or LoRA (``use_peft: true``), single process, ``torchrun`` or ``accelerate
 launch`` (DeepSpeed ZeRO-3 for the large recipes; see docs/training.md). Before any model is
-loaded the release, the subsets, the records, the model path and the chat template are checked.
+loaded the release, the subsets and outside datasets, the records, the model path, the chat
+template and every record's token length (nothing may be cut silently) are checked.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 from typing import Any
 
 from trainer import config as cfg
-from trainer import data, templates
+from trainer import data, lengths, templates
 from trainer.errors import TrainerInputError
 from trainer.progress import make_training_callback
 
@@ -53,15 +54,33 @@ def load_tokenizer(train_args: Any, model_args: Any) -> Any:
                                          trust_remote_code=trust_remote_code(train_args, model_args))
 
 
+def prepare_data(release_args: cfg.ReleaseArguments, train_args: Any, *, kind: str) -> dict[str, Any]:
+    """Open the release, parse the weights and outside datasets, read, check and mix the records."""
+    release = data.open_release(release_args.release, verify_hashes=release_args.verify_hashes)
+    extras = data.parse_extra_datasets(release_args.extra_datasets)
+    default = dict.fromkeys(data.CONVERSATIONAL, 1.0) if kind == "sft" else {"dpo": 1.0}
+    weights = data.parse_weights(release_args.subsets, default=default, others=bool(extras))
+    prepared = data.prepare(release, weights, kind=kind, reasoning_key=release_args.reasoning_key,
+                            seed=train_args.seed, eval_split=release_args.eval_split if eval_on(train_args) else None,
+                            need_eval=eval_on(train_args),
+                            max_records_per_subset=release_args.max_records_per_subset, extra=extras)
+    return {"release": release, "prepared": prepared}
+
+
+def check_lengths(report: lengths.LengthReport, release_args: cfg.ReleaseArguments, prepared: data.Prepared) -> None:
+    """Print the length summary, stop if records would be cut beyond the tolerance, keep the numbers."""
+    say(report.summary_line())
+    warning = lengths.enforce(report, max_truncated_fraction=release_args.max_truncated_fraction)
+    if warning:
+        say(warning)
+    prepared.counts["_lengths"] = report.as_dict()
+
+
 def prepare_sft(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any) -> dict[str, Any]:
     """Every check that needs no model weights; returns what training needs."""
     cfg.check_model_path(model_args.model_name_or_path)
-    release = data.open_release(release_args.release, verify_hashes=release_args.verify_hashes)
-    weights = data.parse_weights(release_args.subsets, default=dict.fromkeys(data.CONVERSATIONAL, 1.0))
-    prepared = data.prepare(release, weights, kind="sft", reasoning_key=release_args.reasoning_key,
-                            seed=train_args.seed, eval_split=release_args.eval_split if eval_on(train_args) else None,
-                            need_eval=eval_on(train_args),
-                            max_records_per_subset=release_args.max_records_per_subset)
+    ready = prepare_data(release_args, train_args, kind="sft")
+    prepared = ready["prepared"]
     tokenizer = load_tokenizer(train_args, model_args)
     original_template = tokenizer.chat_template
     override = templates.load_template_file(train_args.chat_template_path)
@@ -72,23 +91,29 @@ def prepare_sft(release_args: cfg.ReleaseArguments, train_args: Any, model_args:
                                      assistant_only_loss=train_args.assistant_only_loss)
     for check in checks:
         say("template check: " + check.line())
-        if train_args.max_length and check.tokens > train_args.max_length:
-            say(f"warning: the {check.subset} sample has {check.tokens} tokens, more than max_length "
-                f"{train_args.max_length}: the end of such records (the answer) is cut off")
-    return {"release": release, "prepared": prepared, "tokenizer": tokenizer, "template": template,
+    report = lengths.report_sft(tokenizer, template, prepared, train_args, eval_split=release_args.eval_split)
+    check_lengths(report, release_args, prepared)
+    return {**ready, "tokenizer": tokenizer, "template": template, "lengths": report,
             "original_template": override or original_template, "checks": checks}
 
 
-def run_sft(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any) -> dict[str, Any] | None:
-    ready = prepare_sft(release_args, train_args, model_args)
-    counts = ready["prepared"].counts
-    say(f"release {ready['release'].version}: " + ", ".join(
-        f"{k} {v['train']}" + (f"×{v['weight']:g}" if "weight" in v else "") for k, v in counts.items()
-        if not k.startswith("_")) + f" → {counts['_mixed']['train']} training records")
-    if release_args.check_only:
-        say("checks passed (check_only: stopping before the model is loaded)")
-        return None
+def confirm_kept(trainer: Any, ready: dict[str, Any], train_args: Any) -> None:
+    """After TRL prepared its datasets: every record the length check let through is still there."""
+    if getattr(train_args, "packing", False):
+        return  # packed blocks, not records
+    prepared, report = ready["prepared"], ready["lengths"]
+    cut_allowed = bool(report.over)
+    note = lengths.check_kept("training", prepared.counts["_mixed"]["train"], len(trainer.train_dataset),
+                              cut_allowed=cut_allowed)
+    if prepared.eval is not None and trainer.eval_dataset is not None:
+        note = lengths.check_kept("evaluation", len(prepared.eval), len(trainer.eval_dataset),
+                                  cut_allowed=cut_allowed) or note
+    if note:
+        say(note)
 
+
+def build_sft_trainer(ready: dict[str, Any], train_args: Any, model_args: Any) -> Any:
+    """The SFTTrainer on the prepared data (the model is loaded here), checked to have kept every record."""
     from trl import SFTTrainer, get_peft_config
 
     tokenizer = ready["tokenizer"]
@@ -100,6 +125,28 @@ def run_sft(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any
                          processing_class=tokenizer, peft_config=get_peft_config(model_args),
                          callbacks=[make_training_callback()])
     tokenizer.chat_template = ready["original_template"]  # the checkpoint keeps the inference template
+    confirm_kept(trainer, ready, train_args)
+    return trainer
+
+
+def summary_line(ready: dict[str, Any], unit: str = "training records") -> str:
+    """``release V: code_cot 12×1, extra:mine 40×0.5 → 32 training records``."""
+    counts = ready["prepared"].counts
+    return f"release {ready['release'].version}: " + ", ".join(
+        f"{k} {v['train']}" + (f"×{v['weight']:g}" if "weight" in v else "") for k, v in counts.items()
+        if not k.startswith("_")) + f" → {counts['_mixed']['train']} {unit}"
+
+
+def run_sft(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any) -> dict[str, Any] | None:
+    ready = prepare_sft(release_args, train_args, model_args)
+    counts = ready["prepared"].counts
+    say(summary_line(ready))
+    if release_args.check_only:
+        say("checks passed (check_only: stopping before the model is loaded)")
+        return None
+
+    trainer = build_sft_trainer(ready, train_args, model_args)
+    tokenizer = ready["tokenizer"]
     quiet_default_printers(trainer)
     result = trainer.train(resume_from_checkpoint=train_args.resume_from_checkpoint)
     trainer.save_model(train_args.output_dir)
@@ -113,7 +160,7 @@ def run_sft(release_args: cfg.ReleaseArguments, train_args: Any, model_args: Any
         path = cfg.write_run_files(
             train_args.output_dir, kind="sft", config=cfg.config_dict(release_args, train_args, model_args),
             release=ready["release"].summary(), counts=counts, checks=[c.line() for c in ready["checks"]],
-            metrics=metrics, log_history=trainer.state.log_history)
+            metrics=metrics, log_history=trainer.state.log_history, extra_datasets=ready["prepared"].extras)
         say(f"saved the model and {path.name} to {train_args.output_dir}")
     _end(trainer)
     return metrics

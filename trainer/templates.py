@@ -98,15 +98,25 @@ def check_conversation(tokenizer: Any, template: str, messages: list[dict[str, A
 
 def check_preference(tokenizer: Any, template: str, row: dict[str, Any], *, subset: str,
                      reasoning_key: str) -> RenderCheck:
-    """Render prompt + chosen and prompt + rejected the way DPO will; raise if anything is lost."""
-    ids = 0
-    rendered = ""
+    """Render prompt + chosen and prompt + rejected the way DPO will; raise if anything is lost.
+
+    ``loss_tokens`` is the longer completion: what DPO's loss covers, the tokens after the prompt
+    rendered with the generation prompt (TRL takes their common prefix).
+    """
+    from trl.data_utils import common_prefix_length
+
+    prompt_ids = list(tokenizer.apply_chat_template(row["prompt"], tokenize=True, return_dict=True,
+                                                    add_generation_prompt=True, chat_template=template)["input_ids"])
+    tokens, completion_tokens, rendered = 0, 0, ""
     for column in ("chosen", "rejected"):
         messages = row["prompt"] + row[column]
         rendered = tokenizer.apply_chat_template(messages, tokenize=False, chat_template=template)
         _require_turns(rendered, messages, subset=f"{subset}/{column}", reasoning_key=reasoning_key)
-        ids = max(ids, len(tokenizer(rendered, add_special_tokens=False)["input_ids"]))
-    return RenderCheck(subset, ids, None, rendered)
+        ids = list(tokenizer.apply_chat_template(messages, tokenize=True, return_dict=True,
+                                                 chat_template=template)["input_ids"])
+        tokens = max(tokens, len(ids))
+        completion_tokens = max(completion_tokens, len(ids) - common_prefix_length(prompt_ids, ids))
+    return RenderCheck(subset, tokens, completion_tokens, rendered)
 
 
 def _require_turns(rendered: str, messages: list[dict[str, Any]], *, subset: str, reasoning_key: str) -> None:

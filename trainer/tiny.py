@@ -53,11 +53,13 @@ def qwen3_chat_template() -> str:
 
 def make_tiny_model(out_dir: str | Path, *, vocab_size: int = 800, hidden_size: int = 64,
                     num_layers: int = 2, num_heads: int = 4, num_kv_heads: int = 2, head_dim: int = 16,
-                    max_positions: int = 4096, seed: int = 0) -> Path:
+                    max_positions: int = 8192, seed: int = 0) -> Path:
     """Write a tiny Qwen3 model + tokenizer to ``out_dir`` and return it.
 
     vLLM needs ``head_dim`` 64 (``--head-dim 64 --hidden-size 128 --heads 2``); the default is
-    smaller so that CPU tests stay fast.
+    smaller so that CPU tests stay fast. ``max_positions`` (8192) covers the ``max_length`` of the
+    tiny recipes, so a release of real records (2-5k tokens) trains whole; rotary positions have no
+    weights, so a longer context costs nothing.
     """
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers

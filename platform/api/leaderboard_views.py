@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from api.views import ApiView, errors
 from leaderboard import exports, selectors
 from tasks.models import Task
+from tasks.suites import NAME_PATTERN as SUITE_NAME_PATTERN
 
 TEXT = {"type": "string", "maxLength": 60, "pattern": selectors.TEXT_FILTER_PATTERN}
 FILTER_PARAMS = [
@@ -20,7 +21,9 @@ FILTER_PARAMS = [
     OpenApiParameter("toolchain", TEXT, description="default cpu-sim"),
     OpenApiParameter("soc", TEXT),
     OpenApiParameter("category", TEXT),
-    OpenApiParameter("suite", TEXT, description="default akgen"),
+    # empty means the default, like every filter here
+    OpenApiParameter("suite", {"type": "string", "pattern": f"^(?:{SUITE_NAME_PATTERN[1:-1]})?$"},
+                     description="default akgen"),
     OpenApiParameter("split", str, enum=["eval", "train"],
                      description="benchmark mode: eval scores only the held-out evaluation tasks"),
 ]

@@ -16,7 +16,9 @@ from pathlib import Path
 from bench_runner import tasks as bench_tasks
 
 DEFAULT_SUITE = "akgen"
-_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+#: What a suite name may be (also the API schema's pattern for ``?suite=``).
+NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
+_NAME = re.compile(NAME_PATTERN)
 
 
 class UnknownSuite(LookupError):

@@ -27,9 +27,9 @@ def _assert_sends_are_real(when: str) -> None:
 
 @pytest.fixture(autouse=True)
 def broker_sends_are_real():
-    """Fail when a test leaves the broker send patched: every later test's submissions would go
-    nowhere (a real worker then waits for messages that were never sent). Checked before each
-    test too, since a fixture's patch may be undone only after this one's teardown."""
+    """Fail when an earlier test left the broker send patched: every later test's submissions
+    would go nowhere (a real worker then waits for messages that were never sent). Checked at
+    setup, when every fixture of the tests before has been torn down (a monkeypatch may be
+    undone only after an autouse fixture's teardown)."""
     _assert_sends_are_real("when this test started (an earlier test left it patched)")
     yield
-    _assert_sends_are_real("after this test")

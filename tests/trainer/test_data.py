@@ -103,6 +103,9 @@ def test_weights_and_mixing():
         data.parse_weights({"code": 1}, default={})
     with pytest.raises(TrainerInputError, match="every weight is 0"):
         data.parse_weights({"code_cot": 0}, default={})
+    assert data.parse_weights({"code_cot": 0}, default={}, others=True) == {"code_cot": 0.0}  # extra_datasets
+    with pytest.raises(TrainerInputError, match="an outside dataset goes in `extra_datasets`"):
+        data.parse_weights("mine.jsonl=1", default={})
     mixed = data.mix({"a": list(range(10)), "b": list(range(100, 104))}, {"a": 0.5, "b": 2}, seed=3)
     assert len(mixed) == 5 + 8
     assert sorted(x for x in mixed if x >= 100) == [100, 100, 101, 101, 102, 102, 103, 103]

@@ -50,3 +50,36 @@ def test_model_path_checks(tmp_path, monkeypatch):
         cfg.check_model_path(str(tmp_path / "adapter"))
     monkeypatch.delenv("HF_HUB_OFFLINE")
     cfg.check_model_path("Qwen/Qwen3-8B")  # a hub id is left to the loader when online
+
+
+def test_tiny_recipes_fit_real_records_and_the_tiny_models_context(tiny_model, release):
+    """Real release records are 2-5k tokens: the tiny recipes take 8192, which the tiny model allows,
+    and cut nothing by default."""
+    from transformers import AutoConfig
+
+    context = AutoConfig.from_pretrained(tiny_model).max_position_embeddings
+    for kind in ("sft", "dpo"):
+        release_args, train_args, _ = cfg.parse(kind, ["--config", f"tiny-cpu-{kind}", "--release", str(release)])
+        assert train_args.max_length == 8192 <= context
+        assert release_args.max_truncated_fraction == 0.0 and release_args.extra_datasets is None
+
+
+def test_extra_datasets_from_a_recipe_file_and_the_command_line(release, tmp_path):
+    pytest.importorskip("trl")
+    import json
+
+    import yaml
+
+    from trainer import data
+
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("")
+    recipe = yaml.safe_load((CONFIGS[0].parent / "tiny-cpu-sft.yaml").read_text())
+    recipe["extra_datasets"] = [{"path": str(mine), "weight": 0.25, "name": "ours"}]
+    (tmp_path / "r.yaml").write_text(yaml.safe_dump(recipe))
+    release_args, _, _ = cfg.parse("sft", ["--config", str(tmp_path / "r.yaml"), "--release", str(release)])
+    [extra] = data.parse_extra_datasets(release_args.extra_datasets)
+    assert (extra.path, extra.weight, extra.key) == (mine, 0.25, "extra:ours")
+    flag = json.dumps([{"path": str(mine)}])
+    release_args, _, _ = cfg.parse("sft", ["--config", str(tmp_path / "r.yaml"), "--extra_datasets", flag])
+    assert data.parse_extra_datasets(release_args.extra_datasets)[0].name == "mine"  # the flag wins
