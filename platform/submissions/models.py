@@ -8,6 +8,7 @@ from bench_runner.contracts import DEFAULT_SOC, VERDICTS
 class TrainingStage(models.TextChoices):
     BASE = "base", "Base"
     SFT = "sft", "SFT"
+    SFT_DPO = "sft_dpo", "SFT+DPO"  # the AscendKernelGen recipe: SFT, then DPO on execution preferences
     SFT_RL = "sft_rl", "SFT+RL"
 
 

@@ -49,6 +49,8 @@ def test_register_and_list_models(api, other_user):
     assert again.status_code == 409 and again.json()["code"] == "name_taken"
     bad = api.post("/api/v1/models/", {"name": "x", "training_stage": "rlhf"}, format="json")
     assert bad.status_code == 400 and "training_stage" in bad.json()["fields"]
+    dpo = api.post("/api/v1/models/", {"name": "tiny-dpo", "training_stage": "sft_dpo"}, format="json")
+    assert dpo.status_code == 201 and dpo.json()["training_stage"] == "sft_dpo"  # the paper's SFT -> DPO
 
 
 def test_create_and_list_runs(api, user, other_user):
