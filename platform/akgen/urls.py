@@ -25,6 +25,7 @@ urlpatterns = [
     path("tasks/", include((task_pages, "tasks"))),
     path("submissions/", include("submissions.urls")),
     path("leaderboard/", include("leaderboard.urls")),
+    path("runs/", include((leaderboard_urls.run_patterns, "runs"))),
     path("workspace/", include("annotations.urls")),
     path("releases/", include("releases.urls")),
     path("api/v1/", include("api.urls")),

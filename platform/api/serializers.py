@@ -236,6 +236,7 @@ class RunInput(serializers.Serializer):
 class RunOutput(serializers.Serializer):
     id = serializers.IntegerField()
     url = serializers.URLField()
+    html_url = serializers.URLField(help_text="The run's page: task x sample grid, pass@k per task, failures.")
     model = serializers.IntegerField(source="model_id")
     model_name = serializers.CharField(source="model.name")
     name = serializers.CharField()

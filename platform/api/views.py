@@ -350,6 +350,7 @@ class ModelListCreateApi(ApiListView):
 class RunRowSerializer(s.RunOutput):
     def to_representation(self, instance):
         instance.url = _abs(self.context["request"], "api:run-detail", instance.pk)
+        instance.html_url = _abs(self.context["request"], "runs:detail", instance.pk)
         return super().to_representation(instance)
 
 

@@ -20,3 +20,8 @@ task_patterns = [
     path("", task_views.task_index, name="index"),
     path("<slug:slug>/", task_views.task_detail, name="detail"),
 ]
+
+#: A run's page; akgen.urls puts it under /runs/ ("runs:detail").
+run_patterns = [
+    path("<int:pk>/", views.run_detail, name="detail"),
+]

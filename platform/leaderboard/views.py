@@ -17,11 +17,20 @@ from core.htmx import htmx_target, int_or_none
 from leaderboard import charts, exports, selectors, services
 from leaderboard.metrics import KS, LEVEL_WEIGHTS, SPEED_BONUS
 from leaderboard.models import Quarantine, RankedKernel, Report
+from leaderboard.run_page import run_page
 from submissions.models import LanguageModel, Run, Submission
 from submissions.selectors import submission_get_visible
 from tasks.models import Task
 
 LEVEL_CHOICES = [(1, "L1 elementwise"), (2, "L2 NN operators"), (3, "L3 complex")]
+
+
+def run_detail(request, pk: int):
+    """A run's page: its task x sample grid, pass@k per task, failures; polled while judged."""
+    run = get_object_or_404(Run.objects.select_related("model"), pk=pk)
+    page = run_page(run, request.user)
+    template = "leaderboard/partials/run_body.html" if htmx_target(request, "run-body") else "leaderboard/run.html"
+    return render(request, template, {"page": page})
 
 
 def models_board(request):
