@@ -82,6 +82,15 @@ TITLES: dict[Category, str] = {
     Category.OTHER: "other (unclassified)",
 }
 
+def title_of(category: str) -> str:
+    """A failure category's label as people read it (``dtype_conversion`` → "dtype / conversion");
+    an unknown code is shown as words."""
+    try:
+        return TITLES[Category(category)]
+    except ValueError:
+        return (category or "unclassified").replace("_", " ")
+
+
 #: The emulator's finding codes (ascend_sim contract) and what they mean here.
 FINDING_CATEGORIES: dict[str, Category] = {
     "UB_OVERFLOW": Category.UB_CAPACITY,

@@ -26,7 +26,7 @@ def bar_chart(rows: Sequence[tuple[str, Sequence[int]]], series: Sequence[str], 
     """Horizontal bars, one group per row and one bar per series (two series: a side-by-side compare)."""
     if not rows:
         return _svg(width, 40, ['<text x="8" y="24" fill="#6b7280">No failures recorded.</text>'], label)
-    label_w, pad, bar_h, gap = 220, 8, 14, 8
+    label_w, pad, bar_h, gap = 300, 8, 14, 8
     group_h = bar_h * len(series) + gap
     legend_h = 24 if len(series) > 1 else 0
     height = legend_h + group_h * len(rows) + 24
@@ -39,9 +39,10 @@ def bar_chart(rows: Sequence[tuple[str, Sequence[int]]], series: Sequence[str], 
                     f'<text x="{x + 18}" y="14">{escape(name)}</text>')
     for r, (name, values) in enumerate(rows):
         y0 = legend_h + r * group_h
-        text = escape(name)
+        text = escape(_short(name, 42))
         link = links[r] if links else None
-        label_el = f'<text x="{label_w - pad}" y="{y0 + group_h / 2 + 2:.0f}" text-anchor="end">{text}</text>'
+        label_el = (f'<text x="{label_w - pad}" y="{y0 + group_h / 2 + 2:.0f}" text-anchor="end">'
+                    f'<title>{escape(name)}</title>{text}</text>')
         if link:
             label_el = f'<a href="{escape(link)}">{label_el}</a>'
         body.append(label_el)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from bench_runner.taxonomy import TITLES, Category
+from bench_runner.taxonomy import title_of
 from leaderboard.progress import RunProgress, TaskProgress, run_progress
 from submissions.models import Evaluation, Run, Submission
 from submissions.selectors import visibility_q
@@ -51,13 +51,6 @@ class RunPage:
         return self.progress.pending > 0
 
 
-def category_label(category: str) -> str:
-    try:
-        return TITLES[Category(category)]
-    except ValueError:
-        return category or "unclassified"
-
-
 def run_page(run: Run, user) -> RunPage:
     """The page of ``run`` as ``user`` may see it."""
     progress = run_progress(run)
@@ -92,5 +85,5 @@ def run_page(run: Run, user) -> RunPage:
         task.cells.extend([None] * (width - len(task.cells)))
     ordered = sorted(by_task.values(), key=lambda t: (t.level, t.progress.task))
     return RunPage(run=run, progress=progress, rows=ordered,
-                   failures=[(c, category_label(c), n) for c, n in failures.most_common()],
+                   failures=[(c, title_of(c), n) for c, n in failures.most_common()],
                    sample_columns=list(range(width)))

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from bench_runner.contracts import SUSPICIOUS_SPEEDUP
+from bench_runner.taxonomy import title_of
 from core.htmx import htmx_target, int_or_none
 from leaderboard import charts, exports, selectors, services
 from leaderboard.metrics import KS, LEVEL_WEIGHTS, SPEED_BONUS
@@ -89,7 +90,8 @@ def taxonomy(request):
         series.append(f"run {compare.model.name} / {compare.name}")
     scope_query = _scope_query(scope)
     links = [reverse("leaderboard:taxonomy-category", args=[c]) + scope_query for c, _ in rows]
-    chart = charts.bar_chart(rows, series, label=f"Failure categories of {scope['label']}", links=links)
+    titled = [(title_of(c), values) for c, values in rows]  # labels as submission pages show them
+    chart = charts.bar_chart(titled, series, label=f"Failure categories of {scope['label']}", links=links)
     runs = Run.objects.select_related("model").order_by("model__name", "name")[:500]
     total = sum(n for _, n in counts)
     return render(request, "leaderboard/taxonomy.html", {
@@ -112,7 +114,8 @@ def taxonomy_category(request, category: str):
                                            run_id=scope["run"].pk if scope["run"] else None,
                                            model_id=scope["model"].pk if scope["model"] else None)
     return render(request, "leaderboard/taxonomy_category.html", {
-        "category": category, "scope": scope, "failures": failures, "scope_query": _scope_query(scope)})
+        "category": category, "category_title": title_of(category), "scope": scope, "failures": failures,
+        "scope_query": _scope_query(scope)})
 
 
 def heatmap_page(request):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from annotations.models import Annotation, QueueKind, Status
-from bench_runner.taxonomy import TITLES, Category
+from bench_runner.taxonomy import title_of
 from releases import formats
 from releases.apinotes import api_notes
 from releases.builder import Example
@@ -118,10 +118,7 @@ def _expert(version_id: int, path: str) -> Target | None:
 
 def root_cause(result: dict, verdict: str, category: str) -> tuple[str, str]:
     """(one-line root cause, reasoning paragraph) from the evaluator's record of a failure."""
-    try:
-        title = TITLES[Category(category)] if category else ""
-    except ValueError:
-        title = category
+    title = title_of(category) if category else ""
     diags = [d for d in result.get("diagnostics") or [] if isinstance(d, dict)]
     first = next((d for d in diags if (d.get("severity") or "error") == "error"), diags[0] if diags else None)
     where = ""

@@ -115,8 +115,10 @@ def test_taxonomy_page_counts_and_drills_down(client, seeded):
     run = seeded.runs[0]
     html = client.get(f"/leaderboard/taxonomy/?run={run.pk}&compare={seeded.runs[2].pk}").content.decode()
     assert "<svg" in html and "undeclared" in html and "run m2 / run2" in html
+    # Labels as submission pages show them (bench_runner.taxonomy.title_of), not slugs.
+    assert "</title>undeclared identifier or non-existent API</text>" in html and ">undeclared</text>" not in html
     drill = client.get(f"/leaderboard/taxonomy/undeclared/?run={run.pk}")
-    assert drill.status_code == 200
+    assert drill.status_code == 200 and "<h1>undeclared identifier or non-existent API failures" in drill.content.decode()
     undeclared = Submission.objects.filter(run=run, evaluations__failure_category="undeclared")
     assert undeclared.exists()
     assert f"#{undeclared.order_by('-pk').first().pk}" in drill.content.decode()
