@@ -30,7 +30,15 @@ def _records(folder: Path, subset: str) -> list[dict]:
 @pytest.fixture
 def built_release(db, settings, tmp_path):
     from releases import services
-    from tests.platform.releases.conftest import EVAL_TASK, PASSED, WRONG, expert, make_task, seed, submit
+    from tests.platform.releases.conftest import (
+        EVAL_TASK,
+        PASSED,
+        WRONG,
+        expert,
+        make_task,
+        seed,
+        submit,
+    )
 
     settings.AKGEN_RELEASE_EVAL_TASKS = [EVAL_TASK]
     settings.AKGEN_RELEASES_DIR = str(tmp_path / "releases")
