@@ -94,3 +94,6 @@ def test_api_docs_render_under_csp(live_server, page):
     assert "akgen API" in page.locator(".swagger-ui .info .title").inner_text()
     page.wait_for_selector("text=/api/v1/submissions/batch/")
     assert page.console_errors == []
+    # The docs are not a dead end: a bar leads back to the site.
+    page.locator('[data-testid="api-docs-nav"] >> text=Leaderboard').click()
+    page.wait_for_url(live_server.url + "/leaderboard/")
