@@ -98,12 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     # trainer/ (imported only when these run; `train` needs the `train` extra: torch, TRL, PEFT)
-    train = sub.add_parser("train", help="SFT / DPO on an Ascend-CoT release (the `train` extra)")
+    train = sub.add_parser("train", help="SFT / DPO on an Ascend-CoT release, GRPO on the task suite "
+                           "(the `train` extra)")
     tsub = train.add_subparsers(dest="train_command", metavar="SUBCOMMAND", required=True)
-    for kind in ("sft", "dpo"):
+    for kind in TRL_COMMANDS:
         p = tsub.add_parser(kind, add_help=False, help=f"{kind.upper()} with TRL: --config FILE|RECIPE, any "
                             "field as --flag (akgen train sft --help lists them)")
-        p.set_defaults(trl_args=[])  # main() hands everything after `train sft|dpo` to TRL's parser
+        p.set_defaults(trl_args=[])  # main() hands everything after `train sft|dpo|grpo` to TRL's parser
     p = tsub.add_parser("make-tiny-model", help="a tiny Qwen3 model + tokenizer for CPU tests (no downloads)")
     p.add_argument("dir", type=Path)
     p.add_argument("--hidden-size", type=int, default=64)
@@ -132,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     trl_args = None
-    if len(argv) >= 2 and argv[0] == "train" and argv[1] in ("sft", "dpo"):
+    if len(argv) >= 2 and argv[0] == "train" and argv[1] in TRL_COMMANDS:
         argv, trl_args = argv[:2], argv[2:]
     args = parser.parse_args(argv)
     if trl_args is not None:
@@ -460,6 +461,8 @@ def _doctor(args: argparse.Namespace, out: TextIO) -> int:
 # ---------------------------------------------------------------------------------------------
 # train, generate (trainer/)
 
+#: `akgen train` subcommands whose arguments go to TRL's parser (trainer/sft.py, dpo.py, grpo.py).
+TRL_COMMANDS = ("sft", "dpo", "grpo")
 TRAIN_EXTRA = ("torch", "transformers", "trl", "peft", "datasets", "accelerate", "tokenizers")
 
 
@@ -493,6 +496,8 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
             return EXIT_OK
         if args.train_command == "sft":
             from trainer.sft import main as train_main
+        elif args.train_command == "grpo":
+            from trainer.grpo import main as train_main
         else:
             from trainer.dpo import main as train_main
         return train_main(list(args.trl_args))
