@@ -57,6 +57,16 @@ def window_s() -> int:
     return max(1, int(settings.AKGEN_RATE_WINDOW_S))
 
 
+def client_ip(request) -> str:
+    """The peer's address as the server saw it (a forwarded header is not trusted here)."""
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def anonymous_read_limits(request) -> list[Limit]:
+    """What an anonymous API read is charged to: its client address."""
+    return [Limit(f"read:ip:{client_ip(request)}", settings.AKGEN_RATE_ANON_READ_PER_MIN)]
+
+
 def limits_for(scope: str, *, user_id: int, token_id: int | None) -> list[Limit]:
     """The counters a request in `scope` ("submit" or "read") is charged to."""
     if scope == "submit":  # the per-user allowance depends on the account's tier

@@ -28,11 +28,6 @@ from accounts.services import token_create, token_revoke
 from core.errors import Rejected
 
 
-def _client_ip(request) -> str:
-    """The peer's address as the server saw it (a forwarded header is not trusted here)."""
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
-
-
 def _name_key(name: str) -> str:
     return hashlib.sha256(name.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
@@ -49,7 +44,7 @@ class ThrottledLoginView(LoginView):
 
     def post(self, request, *args, **kwargs):
         per = settings.AKGEN_RATE_LOGIN_PER_MIN
-        decision = ratelimit.hit([ratelimit.Limit(f"login:ip:{_client_ip(request)}", per),
+        decision = ratelimit.hit([ratelimit.Limit(f"login:ip:{ratelimit.client_ip(request)}", per),
                                   ratelimit.Limit(f"login:user:{_name_key(request.POST.get('username') or '')}", per)])
         if not decision.allowed:
             form = self.get_form()
@@ -64,7 +59,7 @@ def signup(request):
         return redirect("accounts:profile")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
-        decision = ratelimit.hit([ratelimit.Limit(f"signup:ip:{_client_ip(request)}",
+        decision = ratelimit.hit([ratelimit.Limit(f"signup:ip:{ratelimit.client_ip(request)}",
                                                   settings.AKGEN_RATE_SIGNUP_PER_MIN)])
         if not decision.allowed:
             form.add_error(None, f"Too many accounts created from here. Try again in {decision.retry_after} s.")

@@ -191,7 +191,7 @@ AKGEN_EVAL_OVERDUE_S = float(os.environ.get("AKGEN_EVAL_OVERDUE_S", "600"))
 # Token auth (accounts.authentication) for scripts, the session (CSRF enforced) for the browser;
 # every error is JSON {"code", "message", "fields"} (api.exceptions).
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ApiSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -217,6 +217,8 @@ AKGEN_RATE_SUBMIT_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_PER_MIN", "120
 AKGEN_RATE_SUBMIT_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_SUBMIT_USER_PER_MIN", "60"))
 AKGEN_RATE_READ_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_PER_MIN", "600"))
 AKGEN_RATE_READ_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_USER_PER_MIN", "1200"))
+# Anonymous API reads of public data (tasks, public submissions, leaderboards), per client address.
+AKGEN_RATE_ANON_READ_PER_MIN = int(os.environ.get("AKGEN_RATE_ANON_READ_PER_MIN", "120"))
 # Sign-in attempts per client address and per account name, and sign-ups per address, a minute.
 AKGEN_RATE_LOGIN_PER_MIN = int(os.environ.get("AKGEN_RATE_LOGIN_PER_MIN", "10"))
 AKGEN_RATE_SIGNUP_PER_MIN = int(os.environ.get("AKGEN_RATE_SIGNUP_PER_MIN", "5"))

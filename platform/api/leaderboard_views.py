@@ -40,6 +40,7 @@ def _filters(request) -> selectors.Filters:
 
 class ModelBoardApi(ApiView):
     scopes = {"GET": "read"}
+    public_read = True
 
     @extend_schema(operation_id="leaderboard_models", parameters=FILTER_PARAMS,
                    responses={200: OBJECT, **errors(400, 401, 403, 429)},
@@ -54,6 +55,7 @@ class ModelBoardApi(ApiView):
 
 class TaskBoardApi(ApiView):
     scopes = {"GET": "read"}
+    public_read = True
 
     @extend_schema(operation_id="leaderboard_task",
                    parameters=[OpenApiParameter("who", str, enum=["all", "people", "models"])],
@@ -73,6 +75,7 @@ class TaskBoardApi(ApiView):
 
 class PeopleBoardApi(ApiView):
     scopes = {"GET": "read"}
+    public_read = True
 
     @extend_schema(operation_id="leaderboard_people", responses={200: OBJECT, **errors(401, 403, 429)},
                    description="People by score (solved tasks weighted 0.2/0.3/0.5 by level plus a speed bonus).")
@@ -83,6 +86,7 @@ class PeopleBoardApi(ApiView):
 
 class TaxonomyApi(ApiView):
     scopes = {"GET": "read"}
+    public_read = True
 
     @extend_schema(operation_id="leaderboard_taxonomy",
                    parameters=[OpenApiParameter("run", ID_SCHEMA), OpenApiParameter("model", ID_SCHEMA)],
@@ -92,7 +96,7 @@ class TaxonomyApi(ApiView):
         ids = {}
         for key in ("run", "model"):
             raw = request.query_params.get(key)
-            if raw:
+            if raw is not None:  # present but empty is not an id either
                 if not raw.isdigit() or len(raw) > 18 or int(raw) < 1:
                     raise ValidationError({key: ["must be an id (a positive integer)"]})
                 ids[key] = int(raw)

@@ -19,12 +19,15 @@ class HasScope(BasePermission):
     """Authenticated, and if by API token, the token carries the scope this method needs.
 
     Views say which scope each method needs in `scopes = {"GET": "read", "POST": "submit"}`;
-    by default safe methods need `read` and the others `submit`.
+    by default safe methods need `read` and the others `submit`. A view with ``public_read =
+    True`` answers anonymous GETs too (rate-limited per client address).
     """
 
     def has_permission(self, request, view) -> bool:
         if not (request.user and request.user.is_authenticated):
-            return False  # DRF answers 401 (NotAuthenticated) for anonymous requests
+            # Public data is public here as on the pages (``public_read`` views, GET only); the
+            # rest answers 401 (NotAuthenticated) to anonymous requests.
+            return request.method in SAFE_METHODS and getattr(view, "public_read", False)
         token = request.auth
         if isinstance(token, ApiToken):
             scope = required_scope(view, request.method)

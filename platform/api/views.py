@@ -41,6 +41,7 @@ from submissions.selectors import (
     runs_of,
     submission_get_for,
     submissions_of,
+    submissions_visible_to,
 )
 from tasks import splits as task_splits
 from tasks.models import Task
@@ -78,7 +79,10 @@ class ApiView(APIView):
     def check_throttles(self, request):
         bucket = "submit" if required_scope(self, request.method) == "submit" else "read"
         token = _token(request)
-        limits = ratelimit.limits_for(bucket, user_id=request.user.pk, token_id=token.pk if token else None)
+        if not request.user.is_authenticated:  # a public_read GET (permissions.HasScope)
+            limits = ratelimit.anonymous_read_limits(request)
+        else:
+            limits = ratelimit.limits_for(bucket, user_id=request.user.pk, token_id=token.pk if token else None)
         decision = ratelimit.hit(limits)
         request.rate_limit = decision
         if not decision.allowed:
@@ -127,6 +131,7 @@ def _created_body(request, created) -> dict:
 
 class SubmissionListCreateApi(ApiListView):
     scopes = {"GET": "read", "POST": "submit"}
+    public_read = True
     serializer_class = s.SubmissionOutput
 
     @extend_schema(
@@ -136,10 +141,14 @@ class SubmissionListCreateApi(ApiListView):
                     OpenApiParameter("task", str, description="Only this task."),
                     OpenApiParameter("brief", bool, description="Leave out each `result` object (fast listing "
                                                                 "of a large run, e.g. to resume sampling).")],
-        description="Your own submissions, newest first.",
+        description="Your own submissions, newest first (without a key: the public ones).",
     )
     def get(self, request):
-        qs = submissions_of(request.user).select_related("task_version")
+        if request.user.is_authenticated:
+            qs = submissions_of(request.user).select_related("task_version")
+        else:  # anonymous: the public submissions, as the pages list them
+            qs = (submissions_visible_to(None).select_related("task", "task_version")
+                  .prefetch_related("evaluations"))
         brief_raw = request.query_params.get("brief", "false")
         if brief_raw not in ("true", "false"):
             raise ValidationError({"brief": ["must be true or false"]})
@@ -227,6 +236,7 @@ class SubmissionSerializerWithUrl(s.SubmissionOutput):
 
 class SubmissionDetailApi(ApiView):
     scopes = {"GET": "read"}
+    public_read = True
 
     @extend_schema(operation_id="submissions_retrieve",
                    responses={200: s.SubmissionOutput, **errors(401, 403, 404, 429)},
@@ -269,6 +279,7 @@ class TaskRowSerializer(s.TaskOutput):
 
 class TaskListApi(ApiListView):
     scopes = {"GET": "read"}
+    public_read = True
     serializer_class = s.TaskOutput
 
     @extend_schema(operation_id="tasks_list", responses={200: s.TaskOutput(many=True), **errors(400, 401, 403, 429)},
@@ -301,6 +312,7 @@ class TaskListApi(ApiListView):
 
 class TaskDetailApi(ApiView):
     scopes = {"GET": "read"}
+    public_read = True
 
     @extend_schema(operation_id="tasks_retrieve", responses={200: s.TaskDetailOutput, **errors(401, 403, 404, 429)},
                    description="One task with its specification, templates and the prompt a model is given.")

@@ -8,13 +8,36 @@ KERNEL = "extern \"C\" __global__ __aicore__ void k() {}\n"
 SUBMIT = {"task": "add", "path": "device_only", "kernel": KERNEL}
 
 
-@pytest.mark.parametrize("path", ["/api/v1/tasks/", "/api/v1/submissions/", "/api/v1/runs/", "/api/v1/models/",
-                                  "/api/v1/me/", "/api/v1/tasks/add/", "/api/v1/runs/1/"])
+@pytest.mark.parametrize("path", ["/api/v1/runs/", "/api/v1/models/", "/api/v1/me/", "/api/v1/runs/1/",
+                                  "/api/v1/releases/"])
 def test_anonymous_gets_401(db, path):
     response = APIClient().get(path)
     assert response.status_code == 401
     assert response.json()["code"] == "not_authenticated"
     assert response["WWW-Authenticate"] == "Token"
+
+
+def test_public_data_answers_anonymous_gets_and_writes_still_need_a_key(task, user):
+    """Tasks, public submissions and the boards are public on the pages, so here too; a private
+    submission stays 404 and nothing can be written without a key."""
+    from submissions.models import Submission
+    from tests.platform.leaderboard.conftest import judge
+
+    public = judge(task=task, kernel="// public\n", outcome="passed", speedup=1.0, author=user)
+    private = judge(task=task, kernel="// private\n", outcome="passed", speedup=1.0, author=user,
+                    visibility="private")
+    anon = APIClient()
+    assert [t["slug"] for t in anon.get("/api/v1/tasks/").json()["results"]] == ["add"]
+    assert anon.get("/api/v1/tasks/add/").json()["slug"] == "add"
+    listed = [s["id"] for s in anon.get("/api/v1/submissions/").json()["results"]]
+    assert listed == [public.pk]
+    assert anon.get(f"/api/v1/submissions/{public.pk}/").json()["kernel"] == "// public\n"
+    assert anon.get(f"/api/v1/submissions/{private.pk}/").status_code == 404
+    before = Submission.objects.count()
+    refused = anon.post("/api/v1/submissions/", SUBMIT, format="json")
+    assert refused.status_code == 401 and refused.json()["code"] == "not_authenticated"
+    assert anon.post("/api/v1/submissions/batch/", {"submissions": [SUBMIT]}, format="json").status_code == 401
+    assert Submission.objects.count() == before
 
 
 def test_read_only_key_cannot_submit(task, user, make_key):

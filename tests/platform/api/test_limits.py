@@ -54,11 +54,20 @@ def test_rate_limit_with_the_database_backend(api, task, settings):
     assert [api.get("/api/v1/me/").status_code for _ in range(3)] == [200, 200, 429]
 
 
-def test_unauthenticated_requests_are_not_counted(task, api, settings):
+def test_unauthenticated_requests_are_not_counted_against_keys(task, api, settings):
     settings.AKGEN_RATE_READ_PER_MIN = 1
     for _ in range(3):
-        assert APIClient().get("/api/v1/tasks/").status_code == 401
+        assert APIClient().get("/api/v1/me/").status_code == 401
     assert api.get("/api/v1/tasks/").status_code == 200
+
+
+def test_anonymous_reads_are_limited_per_address(task, api, settings):
+    settings.AKGEN_RATE_BACKEND = "db"
+    settings.AKGEN_RATE_ANON_READ_PER_MIN = 2
+    here, there = APIClient(REMOTE_ADDR="10.0.0.1"), APIClient(REMOTE_ADDR="10.0.0.2")
+    assert [here.get("/api/v1/tasks/").status_code for _ in range(3)] == [200, 200, 429]
+    assert there.get("/api/v1/tasks/").status_code == 200  # another address has its own allowance
+    assert api.get("/api/v1/tasks/").status_code == 200  # and a key is not charged for it
 
 
 def test_pending_cap_gives_429_too_many_pending(api, task, settings):
