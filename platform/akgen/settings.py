@@ -236,7 +236,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Submit AscendC kernels, read verdicts, browse the task suite.\n\n"
         "Authenticate with `Authorization: Token <key>` (create keys in your profile; scopes `submit`, "
-        "`read`, `export`). Every error is JSON `{\"code\", \"message\", \"fields\"}`. Responses carry "
+        "`read`, `export`); public data (tasks, public submissions, leaderboards) can also be read without a key, "
+        "rate-limited per client address. Every error is JSON `{\"code\", \"message\", \"fields\"}`. Responses carry "
         "`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (epoch seconds) for the "
         "tighter of your per-key and per-user limits; 429 answers add `Retry-After`. `GET /api/v1/me/` "
         "shows your limits, usage and pending evaluations."
