@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from annotations.models import Annotation, QueueKind, Status
-from bench_runner.taxonomy import title_of
+from bench_runner.taxonomy import Category, title_of
 from releases import formats
 from releases.apinotes import api_notes
 from releases.builder import Example
@@ -66,6 +66,7 @@ def _failing(ctx, subset: str, shared: Q) -> Iterator[Evaluation]:
                                     submission__run__isnull=False, submission__quarantine__isnull=True,
                                     submission__task_id__in=ctx.allowed,
                                     **ctx.date_range("submission__created_at"))
+          .exclude(failure_category=Category.FORMAT)  # no kernel to correct: the answer had none
           .select_related("submission", "submission__run")
           .order_by("submission__task_id", "submission_id", "pk"))
     if ctx.filters.runs:

@@ -129,9 +129,16 @@ def test_automatic_corrections_and_performance_pairs(seeded, tmp_path):
     """Every failing run sample of a training task becomes a correction record with the
     evaluator's real evidence and a passing target; passing samples at different modelled speeds
     become a labelled performance pair."""
+    from tests.platform.releases.conftest import submit
+
+    no_code = {"verdict": "compile_error", "compile_log": "kernel.cpp:1:2: error: #error akgen-format: no block",
+               "diagnostics": [{"category": "format", "message": "no ```cpp block", "severity": "error"}]}
+    unparsable = submit(seeded["tasks"]["exp"], "#error akgen-format: no block\n", no_code, run=seeded["other"],
+                        sample=1)
     out = tmp_path / "auto"
     services.build_into(out, number=1, data={"validation_percent": 0})
     run = seeded["run"]
+    assert unparsable.pk not in {r["meta"]["submission_id"] for _, r in _records(out, "api_fix")}  # nothing to fix
     auto_api = [r for _, r in _records(out, "api_fix") if r["meta"]["source"] == "auto"]
     assert sorted(r["meta"]["task"] for r in auto_api) == ["add", "exp", "gelu", "layer_norm", "matmul", "relu"]
     rec = next(r for r in auto_api if r["meta"]["task"] == "relu")
