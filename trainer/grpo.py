@@ -13,6 +13,7 @@ docs/grpo.md has the recipes and how to run on GPU hosts with vLLM generation.
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,12 @@ class GRPOArguments:
                                                                    "result cache."})
     reward_timeout_s: float | None = field(
         default=None, metadata={"help": "Stop training if one batch's evaluation takes longer (seconds)."})
+    reward_backend: str = field(
+        default="local", metadata={"help": "Where rollouts are judged: local (a process pool on this host) or "
+                                           "platform (the batch API and the platform's workers; trainer/"
+                                           "platform_rewards.py; key in AKGEN_API_TOKEN)."})
+    reward_api_url: str = field(default="http://127.0.0.1:8000",
+                                metadata={"help": "The platform for reward_backend: platform."})
     check_only: bool = field(default=False, metadata={"help": "Select the tasks, build the prompts and check the "
                                                               "model path and weights, then stop."})
 
@@ -172,11 +179,20 @@ def make_evaluator(args: GRPOArguments, train_args: Any) -> rewards.BatchEvaluat
     recipe that sets reward_weights to anything else is refused: one place for the weights)."""
     try:
         weights = rewards.parse_weights(args.component_weights)
-        evaluator = rewards.BatchEvaluator(
-            options=rewards.EvalOptions(toolchain=args.toolchain, cache_dir=args.reward_cache_dir,
-                                        use_cache=args.reward_use_cache),
-            weights=weights, pool_size=args.reward_pool_size, timeout_s=args.reward_timeout_s)
-    except rewards.RewardInputError as exc:
+        common = {"weights": weights, "timeout_s": args.reward_timeout_s}
+        if args.reward_backend == "platform":
+            from trainer.platform_rewards import PlatformBatchEvaluator
+
+            evaluator = PlatformBatchEvaluator(api_url=args.reward_api_url, token=os.environ.get("AKGEN_API_TOKEN"),
+                                               **common)
+        elif args.reward_backend == "local":
+            evaluator = rewards.BatchEvaluator(
+                options=rewards.EvalOptions(toolchain=args.toolchain, cache_dir=args.reward_cache_dir,
+                                            use_cache=args.reward_use_cache),
+                pool_size=args.reward_pool_size, **common)
+        else:
+            raise TrainerInputError(f"reward_backend must be local or platform, not {args.reward_backend!r}")
+    except rewards.RewardError as exc:
         raise TrainerInputError(str(exc)) from None
     wanted = evaluator.reward_weights()
     if train_args.reward_weights is not None and [float(w) for w in train_args.reward_weights] != wanted:
