@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trainer import config as cfg
-from trainer import rewards
+from trainer import heldout, rewards
 from trainer.errors import TrainerInputError
 from trainer.progress import make_training_callback
 from trainer.sft import _end, load_tokenizer, model_init_kwargs, quiet_default_printers, say
@@ -66,6 +66,13 @@ class GRPOArguments:
                                            "platform_rewards.py; key in AKGEN_API_TOKEN)."})
     reward_api_url: str = field(default="http://127.0.0.1:8000",
                                 metadata={"help": "The platform for reward_backend: platform."})
+    heldout_eval_steps: int = field(
+        default=0, metadata={"help": "Every N steps (and at the end) sample heldout_k completions for each of the "
+                                     "first heldout_max_tasks held-out evaluation tasks and log heldout/pass@k "
+                                     "(trainer/heldout.py); 0: off."})
+    heldout_k: int = field(default=4, metadata={"help": "Samples per held-out task (the pass@k budget)."})
+    heldout_max_tasks: int | None = field(default=8, metadata={"help": "Held-out tasks measured (suite order)."})
+    heldout_max_new_tokens: int = field(default=1024, metadata={"help": "Tokens per held-out sample."})
     check_only: bool = field(default=False, metadata={"help": "Select the tasks, build the prompts and check the "
                                                               "model path and weights, then stop."})
 
@@ -240,7 +247,18 @@ def run_grpo(args: GRPOArguments, train_args: Any, model_args: Any,
         say("checks passed (check_only: stopping before the model is loaded)")
         return None
     try:
-        trainer = build_trainer(evaluator, dataset, tokenizer, train_args, model_args, rollout_func=rollout_func)
+        extra = []
+        if args.heldout_eval_steps > 0:
+            if args.heldout_k < 1:
+                raise TrainerInputError(f"heldout_k must be at least 1, got {args.heldout_k}")
+            paths = PATHS[args.path]
+            held = heldout.heldout_prompts(paths[0], args.heldout_k, args.heldout_max_tasks)
+            say(f"held-out pass@{held.k}: {len(held.rows)} evaluation tasks every {args.heldout_eval_steps} steps")
+            extra.append(heldout.heldout_callback(evaluator, held, every=args.heldout_eval_steps,
+                                                  max_new_tokens=args.heldout_max_new_tokens,
+                                                  temperature=train_args.temperature, report=say))
+        trainer = build_trainer(evaluator, dataset, tokenizer, train_args, model_args, rollout_func=rollout_func,
+                                callbacks=extra)
         result = trainer.train(resume_from_checkpoint=train_args.resume_from_checkpoint)
     finally:
         evaluator.close()
@@ -264,7 +282,7 @@ def run_grpo(args: GRPOArguments, train_args: Any, model_args: Any,
 
 
 def build_trainer(evaluator: rewards.BatchEvaluator, dataset: Any, tokenizer: Any, train_args: Any,
-                  model_args: Any, rollout_func: Any = None) -> Any:
+                  model_args: Any, rollout_func: Any = None, callbacks: list[Any] | None = None) -> Any:
     """TRL's GRPOTrainer with one reward function per component (the model is loaded here)."""
     from trl import GRPOTrainer, get_peft_config
 
@@ -272,7 +290,7 @@ def build_trainer(evaluator: rewards.BatchEvaluator, dataset: Any, tokenizer: An
     trainer = GRPOTrainer(model=model_args.model_name_or_path, reward_funcs=evaluator.reward_funcs(),
                           args=train_args, train_dataset=dataset, processing_class=tokenizer,
                           peft_config=get_peft_config(model_args), rollout_func=rollout_func,
-                          callbacks=[make_training_callback(), reward_callback()])
+                          callbacks=[make_training_callback(), reward_callback(), *(callbacks or [])])
     quiet_default_printers(trainer)
     return trainer
 

@@ -21,16 +21,24 @@ def _run_file(out: Path) -> dict:
 def test_two_grpo_steps_of_the_tiny_recipe(tiny_model, tmp_path):
     out = tmp_path / "tiny-grpo"
     code = grpo.main(["--config", "tiny-cpu-grpo", "--model_name_or_path", str(tiny_model), "--output_dir", str(out),
-                      "--max_steps", str(STEPS), "--reward_cache_dir", str(tmp_path / "cache")])
+                      "--max_steps", str(STEPS), "--reward_cache_dir", str(tmp_path / "cache"),
+                      "--heldout_eval_steps", "1", "--heldout_k", "2", "--heldout_max_tasks", "2",
+                      "--heldout_max_new_tokens", "16"])
     assert code == 0
     run = _run_file(out)
     _, train_args, _ = grpo.parse(["--config", "tiny-cpu-grpo"])
     per_step = train_args.generation_batch_size  # completions sampled (and judged) per step
     assert per_step == 4
 
+    # held-out pass@k on a fixed budget at every step: 2 evaluation tasks x k=2, never trained on
+    held = [row for row in run["log_history"] if "heldout/pass@2" in row]
+    assert [row["step"] for row in held] == list(range(1, STEPS + 1))
+    assert all(row["heldout/completions"] == 4 and row["heldout/tasks"] == 2 for row in held)
+    assert all(0.0 <= row["heldout/pass@1"] <= row["heldout/pass@2"] <= 1.0 for row in held)
+
     # every completion was judged: parsed and evaluated, or scored unparsable, none skipped
     judged = run["data"]["rewards"]["evaluator"]
-    assert judged["completions"] == STEPS * per_step
+    assert judged["completions"] == STEPS * per_step + 4 * STEPS  # training rollouts + held-out samples
     assert judged["unparsable"] + judged["evaluations"] + judged["duplicates"] == judged["completions"]
 
     # one log row per step, with each reward component logged on its own
@@ -151,3 +159,21 @@ def test_grpo_recipes_parse(recipe):
         assert train_args.max_completion_length >= 4096 and train_args.vllm_max_model_length > 8192
     else:
         assert train_args.use_cpu and not train_args.use_vllm
+
+
+def test_heldout_pass_at_k_is_the_unbiased_estimator_over_tasks():
+    from bench_runner.contracts import EvaluationResult
+    from trainer import heldout
+
+    assert heldout.pass_at_k(4, 1, 1) == pytest.approx(0.25) and heldout.pass_at_k(4, 1, 2) == pytest.approx(0.5)
+    with pytest.raises(ValueError):
+        heldout.pass_at_k(1, 0, 2)
+    ok = rewards.Outcome(result=EvaluationResult.from_dict({"verdict": "passed", "speedup": 1.0}))
+    bad = rewards.Outcome(result=EvaluationResult.from_dict({"verdict": "wrong_answer"}))
+    held = heldout.HeldOut(rows=(("a", "device_only", []), ("b", "device_only", [])), k=2, split_version="v")
+    figures = heldout.summarize([ok, bad, bad, rewards.Outcome(format_error="no block")], held)
+    assert figures["heldout/pass@1"] == pytest.approx(0.25) and figures["heldout/pass@2"] == pytest.approx(0.5)
+    assert figures["heldout/compile@1"] == pytest.approx(0.75)  # a: both compiled; b: one of two
+    prompts = heldout.heldout_prompts("device_only", 2, 3)
+    listed = splits.split_list(tasks.suite_dir(), [t.slug for t in tasks.load_suite().tasks])
+    assert len(prompts.rows) == 3 and all(listed.is_eval(slug) for slug, _, _ in prompts.rows)
