@@ -13,6 +13,7 @@ docs/grpo.md has the recipes and how to run on GPU hosts with vLLM generation.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -73,6 +74,12 @@ class GRPOArguments:
     heldout_k: int = field(default=4, metadata={"help": "Samples per held-out task (the pass@k budget)."})
     heldout_max_tasks: int | None = field(default=8, metadata={"help": "Held-out tasks measured (suite order)."})
     heldout_max_new_tokens: int = field(default=1024, metadata={"help": "Tokens per held-out sample."})
+    final_run_api_url: str | None = field(
+        default=None, metadata={"help": "After training, register the model on this platform and sample the "
+                                        "evaluation tasks into a new run (heldout_k per task, trainer/final_run.py; "
+                                        "key in AKGEN_API_TOKEN), so it lands on the leaderboard."})
+    final_run_model: str | None = field(default=None, metadata={"help": "The model's name there (default: the "
+                                                                         "output folder's name)."})
     check_only: bool = field(default=False, metadata={"help": "Select the tasks, build the prompts and check the "
                                                               "model path and weights, then stop."})
 
@@ -277,8 +284,33 @@ def run_grpo(args: GRPOArguments, train_args: Any, model_args: Any,
             checks=[f"training split only: {selection.train_tasks} tasks of split {selection.split_version}"],
             metrics=metrics, log_history=trainer.state.log_history)
         say(f"saved the model and {path.name} to {train_args.output_dir}")
+        if args.final_run_api_url:
+            metrics["final_run"] = _final_run(args, train_args, model_args)
+            body = json.loads(path.read_text(encoding="utf-8"))
+            body["final_run"] = metrics["final_run"]
+            path.write_text(json.dumps(body, indent=2, default=str) + "\n", encoding="utf-8")
     _end(trainer)
     return metrics
+
+
+def _final_run(args: GRPOArguments, train_args: Any, model_args: Any) -> dict[str, Any]:
+    from trainer.final_run import submit_final_run
+    from trainer.generate import GenerateError
+
+    try:
+        summary = submit_final_run(
+            train_args.output_dir, api_url=args.final_run_api_url, token=os.environ.get("AKGEN_API_TOKEN"),
+            k=args.heldout_k, path=PATHS[args.path][0],
+            model_name=args.final_run_model or os.path.basename(os.path.normpath(train_args.output_dir)),
+            base_model=str(model_args.model_name_or_path), max_new_tokens=args.heldout_max_new_tokens,
+            temperature=train_args.temperature)
+    except GenerateError as exc:
+        raise rewards.RewardInfrastructureError(f"the final run could not be submitted: {exc}") from exc
+    progress = summary.get("progress") or {}
+    say(f"final run {summary['run']} on the platform: {summary['tasks']} evaluation tasks x k={args.heldout_k}, "
+        f"scored on {progress.get('scored_on')}, pass@1 {progress.get('pass_at_1')}")
+    return {"run": summary["run"], "tasks": summary["tasks"], "scored_on": progress.get("scored_on"),
+            "pass_at_1": progress.get("pass_at_1"), "pass_at_k": progress.get("pass_at_k")}
 
 
 def build_trainer(evaluator: rewards.BatchEvaluator, dataset: Any, tokenizer: Any, train_args: Any,

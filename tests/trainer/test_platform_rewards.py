@@ -4,6 +4,7 @@ and every reward component equals what the local process pool gives for the same
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -78,3 +79,42 @@ def test_no_worker_is_an_infrastructure_error_not_a_zero_reward(live_server, rew
         remote.score(_completions()[:1], [TASK.name], ["device_only"])
     with pytest.raises(rewards.RewardInfrastructureError, match="API key"):
         PlatformBatchEvaluator(api_url=live_server.url, token=None)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_grpo_ends_with_a_run_on_the_evaluation_tasks(live_server, eval_queue, reward_key, tiny_model, tmp_path,  # noqa: F811
+                                                      monkeypatch):
+    """`final_run_api_url`: the trained model is registered (SFT+RL), samples k per evaluation task
+    through `akgen generate --tasks eval`, and a real worker judges them: the run is scored on the
+    evaluation split only, like any model on the leaderboard."""
+    missing = _evaluator_missing()
+    if missing:
+        pytest.skip(f"the cpu-sim evaluator cannot run here: {missing}")
+    from dramatiq import Worker
+
+    from submissions.models import LanguageModel, Run
+    from tasks.services import task_sync_from_suite
+    from trainer import grpo
+
+    held = TASK.parent / "abs_fp16"  # an evaluation task (splits.toml), with its derived _static twin
+    shutil.copytree(held, tmp_path / "suite" / held.name)
+    task_sync_from_suite(root=tmp_path / "suite")
+    monkeypatch.setenv("AKGEN_API_TOKEN", reward_key)
+    broker, queue = eval_queue
+    worker = Worker(broker, queues={queue}, worker_threads=2, worker_timeout=100)
+    worker.start()
+    out = tmp_path / "tiny-grpo-final"
+    try:
+        code = grpo.main(["--config", "tiny-cpu-grpo", "--model_name_or_path", str(tiny_model), "--output_dir",
+                          str(out), "--max_steps", "1", "--reward_cache_dir", str(tmp_path / "cache"),
+                          "--heldout_k", "2", "--heldout_max_new_tokens", "16", "--final_run_api_url", live_server.url])
+    finally:
+        worker.stop(timeout=10_000)
+    assert code == 0
+    final = json.loads((out / "akgen_run.json").read_text())["final_run"]
+    run = Run.objects.get(pk=final["run"])
+    assert run.model.training_stage == "sft_rl" and run.model.name == out.name
+    assert final["scored_on"] == "eval" and final["tasks"] == 2  # abs_fp16 and abs_fp16_static, nothing else
+    assert run.submissions.count() == 4 and LanguageModel.objects.count() == 1
+    assert set(run.submissions.values_list("task__slug", flat=True)) == {"abs_fp16", "abs_fp16_static"}
