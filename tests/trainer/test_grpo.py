@@ -147,7 +147,7 @@ def test_reward_weights_have_one_source(tiny_model, capsys):
     assert grpo.main([*base, "--component_weights", "passes=3"]) == 0
 
 
-@pytest.mark.parametrize("recipe", ["tiny-cpu-grpo", "qwen3-8b-grpo"])
+@pytest.mark.parametrize("recipe", ["tiny-cpu-grpo", "qwen3-8b-grpo", "qwen3-32b-grpo"])
 def test_grpo_recipes_parse(recipe):
     gpu = [] if recipe.startswith("tiny") else ["--bf16", "false"]  # bf16 needs a GPU to parse
     args, train_args, model_args = grpo.parse(["--config", recipe, "--learning_rate", "3e-4", *gpu])
@@ -155,7 +155,7 @@ def test_grpo_recipes_parse(recipe):
     assert train_args.generation_batch_size % train_args.num_generations == 0
     assert args.path in grpo.PATHS
     if recipe.startswith("qwen3"):
-        assert train_args.use_vllm and train_args.vllm_mode == "colocate"
+        assert train_args.use_vllm and train_args.vllm_mode in ("colocate", "server")
         assert train_args.max_completion_length >= 4096 and train_args.vllm_max_model_length > 8192
     else:
         assert train_args.use_cpu and not train_args.use_vllm
