@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -22,6 +21,7 @@ import zipfile
 from pathlib import Path
 from typing import Any, TextIO
 
+from bench_runner import platform_access
 from bench_runner.release_format import SUBSETS
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT, EXIT_INFRA = 0, 1, 2, 3
@@ -35,10 +35,7 @@ class ExportError(Exception):
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, help="folder to unpack the release into (new or empty; needed unless --preview)")
-    p.add_argument("--url", default=os.environ.get("AKGEN_URL", "http://127.0.0.1:8000"),
-                   help="the platform (default $AKGEN_URL or http://127.0.0.1:8000)")
-    p.add_argument("--token", default=os.environ.get("AKGEN_TOKEN"),
-                   help="an API key with the export scope (default $AKGEN_TOKEN)")
+    platform_access.add_arguments(p, scopes="export")
     p.add_argument("--release", type=int, help="download this existing release instead of building one")
     p.add_argument("--title", default="", help="the release's title")
     p.add_argument("--subsets", help=f"comma-separated, from {', '.join(SUBSETS)} (default: all)")
@@ -182,8 +179,10 @@ def run_cli(args: argparse.Namespace, out: TextIO, err: TextIO | None = None) ->
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    platform_access.resolve(args)
     if not args.token:
-        raise ExportError("an API key with the export scope is needed: --token or $AKGEN_TOKEN", EXIT_INPUT)
+        raise ExportError(f"an API key with the export scope is needed: --token or ${platform_access.TOKEN_ENV}",
+                          EXIT_INPUT)
     if args.out is None and not args.preview:
         raise ExportError("--out DIR is needed (where to unpack the release)", EXIT_INPUT)
     client = Client(args.url, args.token)

@@ -1,13 +1,13 @@
 """GRPO reward throughput: completions scored per minute by trainer.rewards, local pool vs platform.
 
     .venv/bin/python benchmarks/grpo_rewards.py [--completions 48] [--pool 1,2] \
-        [--api-url http://host:8000 --token KEY]
+        [--url http://host:8000 --token KEY]
 
 A batch of distinct completions as a policy writes them (a think block, then a ```cpp block:
 mostly correct variants of the add_fp16_static and relu_fp32_dynamic experts, some wrong, some
 not compiling, a few unparsable and a few repeated) is scored by ``BatchEvaluator`` with a local
 process pool of each size, into a fresh result cache, then once more (every answer a cache hit).
-With ``--api-url`` the same batch goes through ``PlatformBatchEvaluator`` to the platform's
+With ``--url`` the same batch goes through ``PlatformBatchEvaluator`` to the platform's
 workers (their caches are theirs: use a batch they have not seen). Figures are printed, not
 asserted (issue #21: reward throughput grows with pool size and with worker hosts).
 """
@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_runner import platform_access  # noqa: E402
 from benchmarks.eval_throughput import batch  # noqa: E402
 from trainer import rewards  # noqa: E402
 
@@ -60,9 +61,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--completions", type=int, default=48)
     p.add_argument("--pool", default="1,2", help="comma-separated local pool sizes")
-    p.add_argument("--api-url")
-    p.add_argument("--token")
+    platform_access.add_arguments(p, scopes="read and submit")
     args = p.parse_args()
+    remote = args.url is not None
     texts, tasks, paths = completions(args.completions)
     for size in (int(x) for x in args.pool.split(",")):
         with tempfile.TemporaryDirectory() as cache:
@@ -70,11 +71,12 @@ def main() -> int:
             with rewards.BatchEvaluator(options=options, pool_size=size) as ev:
                 print(f"local pool {size}: cold {measure(ev, texts, tasks, paths)}")
                 print(f"local pool {size}: warm {measure(ev, texts, tasks, paths)}")
-    if args.api_url:
+    if remote:
         from trainer.platform_rewards import PlatformBatchEvaluator
 
-        ev = PlatformBatchEvaluator(api_url=args.api_url, token=args.token)
-        print(f"platform {args.api_url}: {measure(ev, texts, tasks, paths)}")
+        platform_access.resolve(args)
+        ev = PlatformBatchEvaluator(api_url=args.url, token=args.token)
+        print(f"platform {args.url}: {measure(ev, texts, tasks, paths)}")
     return 0
 
 

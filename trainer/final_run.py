@@ -14,6 +14,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from bench_runner import platform_access
 from trainer import generate as gen
 
 
@@ -36,7 +37,8 @@ def submit_final_run(model_dir: str | Path, *, api_url: str, token: str | None, 
     """Register ``model_dir`` and sample the evaluation tasks into a new run; returns generate's
     summary (run id, tasks, submitted, progress with ``scored_on``)."""
     if not token:
-        raise gen.GenerateError("final_run_api_url needs an API key with the read and submit scopes (AKGEN_API_TOKEN)")
+        raise gen.GenerateError(f"final_run_api_url needs an API key with the read and submit scopes "
+                                f"(${platform_access.TOKEN_ENV})")
     platform = gen.Platform(api_url, token)
     model = _model_id(platform, model_name, base_model)
     run = platform.request("POST", "runs/", {"model": model, "name": f"grpo final k{k}", "samples_per_task": k,
@@ -44,7 +46,7 @@ def submit_final_run(model_dir: str | Path, *, api_url: str, token: str | None, 
     parser = argparse.ArgumentParser()
     gen.add_arguments(parser)
     args = parser.parse_args(["--run", str(run["id"]), "--model", str(model_dir), "--backend", "transformers",
-                              "--k", str(k), "--tasks", "eval", "--api-url", api_url, "--submit", "--wait",
+                              "--k", str(k), "--tasks", "eval", "--url", api_url, "--submit", "--wait",
                               "--max-tokens", str(max_new_tokens), "--temperature", str(temperature),
                               "--out", str(Path(model_dir) / "final-run"), "--quiet"])
     args.token = token

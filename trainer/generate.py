@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bench_runner import platform_access
 from bench_runner.taxonomy import FORMAT_MARK  # the judge's classifier files these under "format"
 from trainer.progress import Counter
 
@@ -398,10 +399,12 @@ def task_prompts(platform: Platform | None, slugs: Sequence[str] | None, path: s
 
 def generate(args: argparse.Namespace, *, backend: Any = None, out: TextIO | None = None) -> dict[str, Any]:
     out = out or sys.stdout
-    token = args.token or os.environ.get("AKGEN_API_TOKEN")
-    platform = Platform(args.api_url, token) if token else None
+    platform_access.resolve(args)
+    token = args.token
+    platform = Platform(args.url, token) if token else None
     if (args.submit or args.wait) and platform is None:
-        raise GenerateError("--submit/--wait need an API key: --token or AKGEN_API_TOKEN (manage.py create_api_token)")
+        raise GenerateError(f"--submit/--wait need an API key: --token or ${platform_access.TOKEN_ENV} "
+                            "(manage.py create_api_token)")
     run = platform.run(args.run) if platform is not None else None
     path = args.path or (run or {}).get("path") or "device_only"
     k = args.k or (run or {}).get("samples_per_task") or 1
@@ -562,8 +565,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--submit", action="store_true", help="submit the samples to the platform")
     p.add_argument("--wait", action="store_true", help="then show the pass@k table as verdicts arrive")
     p.add_argument("--wait-timeout", type=float, default=3600.0)
-    p.add_argument("--api-url", default=os.environ.get("AKGEN_API_URL", "http://127.0.0.1:8000"))
-    p.add_argument("--token", help="platform API key (default: $AKGEN_API_TOKEN)")
+    platform_access.add_arguments(p, scopes="read and submit")
     p.add_argument("--out", help="folder for samples.jsonl (default: var/generate/run-RUN_ID)")
     p.add_argument("--batch-size", type=int, default=256, help="submissions per batch request")
     p.add_argument("--tasks-per-call", type=int, default=64, help="prompts per backend call")

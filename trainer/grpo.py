@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench_runner import platform_access
 from trainer import config as cfg
 from trainer import heldout, rewards
 from trainer.errors import TrainerInputError
@@ -64,7 +65,7 @@ class GRPOArguments:
     reward_backend: str = field(
         default="local", metadata={"help": "Where rollouts are judged: local (a process pool on this host) or "
                                            "platform (the batch API and the platform's workers; trainer/"
-                                           "platform_rewards.py; key in AKGEN_API_TOKEN)."})
+                                           "platform_rewards.py; key in AKGEN_TOKEN)."})
     reward_api_url: str = field(default="http://127.0.0.1:8000",
                                 metadata={"help": "The platform for reward_backend: platform."})
     heldout_eval_steps: int = field(
@@ -77,7 +78,7 @@ class GRPOArguments:
     final_run_api_url: str | None = field(
         default=None, metadata={"help": "After training, register the model on this platform and sample the "
                                         "evaluation tasks into a new run (heldout_k per task, trainer/final_run.py; "
-                                        "key in AKGEN_API_TOKEN), so it lands on the leaderboard."})
+                                        "key in AKGEN_TOKEN), so it lands on the leaderboard."})
     final_run_model: str | None = field(default=None, metadata={"help": "The model's name there (default: the "
                                                                          "output folder's name)."})
     check_only: bool = field(default=False, metadata={"help": "Select the tasks, build the prompts and check the "
@@ -197,7 +198,7 @@ def make_evaluator(args: GRPOArguments, train_args: Any) -> rewards.BatchEvaluat
         if args.reward_backend == "platform":
             from trainer.platform_rewards import PlatformBatchEvaluator
 
-            evaluator = PlatformBatchEvaluator(api_url=args.reward_api_url, token=os.environ.get("AKGEN_API_TOKEN"),
+            evaluator = PlatformBatchEvaluator(api_url=args.reward_api_url, token=platform_access.platform_token(),
                                                **common)
         elif args.reward_backend == "local":
             evaluator = rewards.BatchEvaluator(
@@ -299,7 +300,7 @@ def _final_run(args: GRPOArguments, train_args: Any, model_args: Any) -> dict[st
 
     try:
         summary = submit_final_run(
-            train_args.output_dir, api_url=args.final_run_api_url, token=os.environ.get("AKGEN_API_TOKEN"),
+            train_args.output_dir, api_url=args.final_run_api_url, token=platform_access.platform_token(),
             k=args.heldout_k, path=PATHS[args.path][0],
             model_name=args.final_run_model or os.path.basename(os.path.normpath(train_args.output_dir)),
             base_model=str(model_args.model_name_or_path), max_new_tokens=args.heldout_max_new_tokens,

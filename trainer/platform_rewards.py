@@ -42,7 +42,7 @@ class PlatformBatchEvaluator(BatchEvaluator):
         super().__post_init__()
         if not self.token:
             raise RewardInfrastructureError("the platform reward backend needs an API key with the read and submit "
-                                            "scopes (AKGEN_API_TOKEN)")
+                                            "scopes (AKGEN_TOKEN)")
         if self.timeout_s is None:
             self.timeout_s = DEFAULT_TIMEOUT_S
 

@@ -123,7 +123,7 @@ def test_generate_evaluate_leaderboard(live_server, eval_queue, tmp_path):
         with StubOpenAI(_respond(expert)) as stub:
             out = io.StringIO()
             args = _args(run=run["id"], backend="openai", base_url=stub.base_url, k=K, tasks=TASK.name,
-                         api_url=live_server.url, token=token, out=str(tmp_path / "gen"), submit=True, wait=True,
+                         url=live_server.url, token=token, out=str(tmp_path / "gen"), submit=True, wait=True,
                          wait_timeout=240.0, quiet=False)
             summary = gen.generate(args, out=out)
             assert summary["sampled"] == K and summary["submitted"] == K and summary["format_errors"] == 1

@@ -103,6 +103,7 @@ def test_transformers_backend_on_the_tiny_model(tiny_model):
 
 def test_offline_generation_saves_raw_completions_and_resumes(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("AKGEN_API_TOKEN", raising=False)
+    monkeypatch.delenv("AKGEN_TOKEN", raising=False)
     with StubOpenAI(lambda body, i: {"content": KERNEL_ANSWER if i % 2 else "no code"}) as stub:
         args = ["generate", "--run", "7", "--model", "stub", "--backend", "openai", "--base-url", stub.base_url,
                 "--k", "2", "--tasks", "add_fp16_static", "--out", str(tmp_path), "--json", "--quiet"]

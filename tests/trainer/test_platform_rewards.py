@@ -100,7 +100,7 @@ def test_grpo_ends_with_a_run_on_the_evaluation_tasks(live_server, eval_queue, r
     held = TASK.parent / "abs_fp16"  # an evaluation task (splits.toml), with its derived _static twin
     shutil.copytree(held, tmp_path / "suite" / held.name)
     task_sync_from_suite(root=tmp_path / "suite")
-    monkeypatch.setenv("AKGEN_API_TOKEN", reward_key)
+    monkeypatch.setenv("AKGEN_TOKEN", reward_key)
     broker, queue = eval_queue
     worker = Worker(broker, queues={queue}, worker_threads=2, worker_timeout=100)
     worker.start()

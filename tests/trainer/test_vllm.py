@@ -51,6 +51,7 @@ def test_generate_with_vllm_offline(vllm_tiny, tmp_path, monkeypatch, capsys):
     from bench_runner.cli import main as akgen
 
     monkeypatch.delenv("AKGEN_API_TOKEN", raising=False)
+    monkeypatch.delenv("AKGEN_TOKEN", raising=False)
     rc = akgen(["generate", "--run", "1", "--model", str(vllm_tiny), "--backend", "vllm", "--k", "3",
                 "--tasks", "add_fp16_static", "--max-tokens", "32", "--max-model-len", "4096",
                 "--out", str(tmp_path), "--json", "--quiet"])
