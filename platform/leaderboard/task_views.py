@@ -16,7 +16,7 @@ from leaderboard.task_stats import task_stats, with_task_counts
 from submissions.presenters import VERDICT_LABELS, listing
 from submissions.selectors import expert_visible_to, submission_list
 from tasks.models import Task
-from tasks.presenters import api_desc_body, spec_view
+from tasks.presenters import api_desc_body, desc_lists_tensors, spec_view
 from tasks.selectors import task_filter_options, task_list
 
 PAGE_SIZE = 50
@@ -71,11 +71,13 @@ def task_index(request):
 def task_detail(request, slug: str):
     task = get_object_or_404(Task.objects.select_related("current_version"), slug=slug)
     version = task.current_version
+    spec, api_desc = spec_view(version.spec if version else {}, task.dtypes or ()), api_desc_body(version, task)
     context = {
         "task": task,
         "version": version,
-        "spec": spec_view(version.spec if version else {}, task.dtypes or ()),
-        "api_desc": api_desc_body(version, task),
+        "spec": spec,
+        "api_desc": api_desc,
+        "tensors_in_desc": desc_lists_tensors(api_desc, spec),  # one tensor table on the page, not two
         "stats": task_stats(task),
         "verdicts": VERDICT_LABELS,
         "template_listing": listing("kernel", "kernel.cpp", version.template_kernel) if version else None,

@@ -3,6 +3,8 @@ repeated title. Pure functions over the stored spec (no queries)."""
 
 from __future__ import annotations
 
+import re
+
 from tasks.models import Task
 
 
@@ -53,3 +55,10 @@ def api_desc_body(version, task: Task) -> str:
     if first.startswith("# ") and first[2:].strip().lower() in (task.title.strip().lower(), task.slug):
         return rest.lstrip("\n")
     return text
+
+
+def desc_lists_tensors(api_desc: str, spec: dict) -> bool:
+    """Whether the description already has a table row for every input and output (NPUKernelBench-
+    style api_desc.md files do): the page then shows one table, the author's, not two."""
+    names = [t.get("name") for t in (spec.get("inputs") or []) + (spec.get("outputs") or []) if t.get("name")]
+    return bool(names) and all(re.search(rf"^\|\s*`?{re.escape(n)}`?\s*\|", api_desc, re.M) for n in names)

@@ -247,3 +247,19 @@ def test_submit_can_start_from_a_visible_submission(client, user):
     response = client.get(f"/tasks/add/submit/?from={source.pk}")
     assert "// mine" in response.content.decode()
     assert response.context["start"] == source
+
+
+def test_the_tensor_table_is_shown_once(client):
+    """A description that lists every tensor in its own table (the suite's api_desc.md files do)
+    is not followed by the same table again; one that does not gets the derived table."""
+    from tasks.services import task_sync_from_suite
+
+    task_sync_from_suite()
+    html = client.get("/tasks/abs_fp16/").content.decode()
+    description = html.split('data-testid="api-desc">', 1)[1].split("</section>", 1)[0]
+    assert "<td>x</td>" in description and 'data-testid="tensors"' not in html
+    task = make_add_task()
+    version = task.current_version
+    version.api_desc = "Adds two vectors."
+    version.save()
+    assert 'data-testid="tensors"' in client.get(f"/tasks/{task.slug}/").content.decode()
