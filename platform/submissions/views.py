@@ -82,7 +82,9 @@ def submission_status(request, pk: int):
     submission = _visible_or_404(pk, request.user)
     ev = _evaluation_context(submission)
     context = {"submission": submission, "ev": ev, "oob": True,
-               "listings": source_listings(submission, ev.notes if ev else None)}
+               "listings": source_listings(submission, ev.notes if ev else None),
+               # a pass unlocks the expert diff: the link is swapped in with the verdict, no reload
+               "expert_visible": expert_visible_to(user=request.user, task=submission.task)}
     response = render(request, "submissions/partials/status_response.html", context)
     add_never_cache_headers(response)
     return response

@@ -93,6 +93,19 @@ def test_status_partial_polls_until_the_verdict_then_stops(client, add, user):
     assert re.search(r'<section id="sources"[^>]* hx-swap-oob="true"', done)
 
 
+def test_a_pass_unlocks_the_expert_diff_without_a_reload(client, add, user):
+    """The page shows the expert link locked while judging; the verdict's partial swaps it in."""
+    submission = _submit(user)
+    client.force_login(user)
+    page = client.get(f"/submissions/{submission.pk}/").content.decode()
+    assert 'data-testid="expert-locked"' in page and 'id="expert-diff-link"' in page
+    assert "expert-diff-link" not in _status(client, submission).content.decode()  # still judging: no swap
+    claim = pipeline.evaluation_claim(evaluation_id=submission.evaluations.get().pk, worker="w1/t")
+    pipeline.evaluation_finish(claim, EvaluationResult.from_dict({"verdict": "passed", "speedup": 1.0}))
+    done = _status(client, submission).content.decode()
+    assert re.search(r'<span id="expert-diff-link" hx-swap-oob="true"><a [^>]*data-testid="diff-expert"', done)
+
+
 def test_status_partial_counts_the_queue(client, add, user):
     first = _submit(user)
     second = _submit(user, kernel=EXPERT + "// 2\n")
