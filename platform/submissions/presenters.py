@@ -19,7 +19,7 @@ from bench_runner.contracts import CaseResult, EvaluationResult, ResultFormatErr
 from bench_runner.taxonomy import TITLES
 from submissions.highlight import highlight_lines, split_source
 from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation, Submission
-from submissions.waiting import is_overdue, waited
+from submissions.waiting import is_overdue, waited, worker_lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -508,6 +508,7 @@ class EvaluationView:
     #: Waiting longer than submissions.waiting says is normal (the page says so, as /healthz does).
     overdue: bool = False
     waited_s: float | None = None
+    worker_lost: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
     compile_log: CompileLog | None = None
     cases: list[Case] = field(default_factory=list)
@@ -573,6 +574,7 @@ def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_pos
         wait = waited(evaluation)
         view.waited_s = wait.total_seconds() if wait is not None else None
         view.overdue = is_overdue(evaluation)
+        view.worker_lost = worker_lost(evaluation)
         return view
     if evaluation.status == EvalStatus.FAILED:  # unjudged; the submitter reads why only if it is theirs
         if evaluation.error.startswith(REFUSED_PREFIX):

@@ -28,6 +28,13 @@ def waited(evaluation: Evaluation, now: datetime | None = None) -> timedelta | N
     return (now or timezone.now()) - since if since else None
 
 
+def worker_lost(evaluation: Evaluation, now: datetime | None = None) -> bool:
+    """A running evaluation whose worker stopped renewing its lease (the same rule /healthz counts
+    as ``expired_leases``): the reconciler puts it back in the queue."""
+    return (evaluation.status == EvalStatus.RUNNING and evaluation.lease_until is not None
+            and evaluation.lease_until < (now or timezone.now()))
+
+
 def is_overdue(evaluation: Evaluation, now: datetime | None = None) -> bool:
     wait = waited(evaluation, now)
     return wait is not None and wait > overdue_after()

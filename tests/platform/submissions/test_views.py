@@ -106,6 +106,20 @@ def test_a_pass_unlocks_the_expert_diff_without_a_reload(client, add, user):
     assert re.search(r'<span id="expert-diff-link" hx-swap-oob="true"><a [^>]*data-testid="diff-expert"', done)
 
 
+def test_a_lost_worker_is_explained_while_it_waits(client, add, user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    submission = _submit(user)
+    client.force_login(user)
+    claim = pipeline.evaluation_claim(evaluation_id=submission.evaluations.get().pk, worker="w9/t")
+    assert 'data-testid="worker-lost"' not in _status(client, submission).content.decode()
+    submission.evaluations.filter(pk=claim.evaluation_id).update(lease_until=timezone.now() - timedelta(seconds=5))
+    html = _status(client, submission).content.decode()
+    assert 'data-testid="worker-lost"' in html and "stopped answering" in html and "w9/t" in html
+
+
 def test_status_partial_counts_the_queue(client, add, user):
     first = _submit(user)
     second = _submit(user, kernel=EXPERT + "// 2\n")
