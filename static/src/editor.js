@@ -32,7 +32,10 @@ function attach(textarea) {
       theme,
       EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || "Source" }),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged) textarea.value = update.state.doc.toString();
+        if (update.docChanged) {
+          textarea.value = update.state.doc.toString();
+          textarea.dispatchEvent(new Event("akgen:changed"));
+        }
       }),
     ],
   });
@@ -94,10 +97,52 @@ function wireResets(root) {
   });
 }
 
+// Drafts survive reloads and navigation: each editor of a <form data-draft-scope="task"> is kept
+// in localStorage per task, path and file while the person types, and restored when the page is
+// opened fresh (data-draft-restore="1"; a re-shown form with errors, or a page started from a
+// submission, shows what the server sent). "Reset to template" is the way back.
+const DRAFT_PREFIX = "akgen:draft:";
+
+function wireDrafts(root) {
+  root.querySelectorAll("form[data-draft-scope]").forEach((form) => {
+    if (form.dataset.draftsWired) return;
+    form.dataset.draftsWired = "1";
+    const scope = form.dataset.draftScope;
+    const path = () => {
+      const checked = form.querySelector('input[name="path"]:checked');
+      return checked ? checked.value : "device_only";
+    };
+    const key = (textarea, p) => `${DRAFT_PREFIX}${scope}:${p}:${textarea.name}`;
+    const areas = Array.from(form.querySelectorAll('textarea[data-editor="cpp"]'));
+    const load = (p) =>
+      areas.forEach((textarea) => {
+        let saved = null;
+        try {
+          saved = window.localStorage.getItem(key(textarea, p));
+        } catch {
+          return;
+        }
+        if (saved !== null && saved !== textarea.value) setDoc(textarea, saved);
+      });
+    if (form.dataset.draftRestore === "1") load(path());
+    areas.forEach((textarea) =>
+      textarea.addEventListener("akgen:changed", () => {
+        try {
+          window.localStorage.setItem(key(textarea, path()), textarea.value);
+        } catch {
+          /* storage full or disabled: the editor still works, the draft is not kept */
+        }
+      }),
+    );
+    form.querySelectorAll('input[name="path"]').forEach((radio) => radio.addEventListener("change", () => load(path())));
+  });
+}
+
 function attachAll(root) {
   root.querySelectorAll('textarea[data-editor="cpp"]').forEach(attach);
   wirePathToggle(root);
   wireResets(root);
+  wireDrafts(root);
 }
 
 document.addEventListener("DOMContentLoaded", () => attachAll(document));
