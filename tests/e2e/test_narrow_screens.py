@@ -38,3 +38,17 @@ def test_pages_fit_a_390_px_screen(live_server, browser, screenshot):
         assert errors == []
     finally:
         context.close()
+    # On a wide screen the compare page's two cards line up.
+    wide = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        page = wide.new_page()
+        a, b = (s.pk for s in run.submissions.order_by("pk")[:2])
+        same_task = run.submissions.get(pk=a).task_id == run.submissions.get(pk=b).task_id
+        if not same_task:  # one sample per task here: compare two of the first task's instead
+            task = run.submissions.get(pk=a).task
+            b = judge(task=task, kernel="// other\n", outcome="passed", speedup=1.0, author=owner).pk
+        page.goto(f"{live_server.url}/submissions/compare/?a={a}&b={b}")
+        tops = page.evaluate("[...document.querySelectorAll('.compare-side')].map(e => e.getBoundingClientRect().top)")
+        assert len(tops) == 2 and tops[0] == tops[1], tops
+    finally:
+        wide.close()
