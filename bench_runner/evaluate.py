@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_runner import cache as cache_mod
-from bench_runner import reference, sandbox, static_check, tasks, toolchains, verify
+from bench_runner import dtypes, reference, sandbox, static_check, tasks, toolchains, verify
 from bench_runner.contracts import (
     EVALUATOR_VERSION,
     SCHEMA_VERSION,
@@ -383,8 +383,12 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         chk = verify.compare(spec.name, got, want, spec.dtype, tol, trial.poison.get(spec.name))
         entry: dict[str, Any] = chk.to_dict()
         if not chk.passed:
-            diags.append(Diagnostic(_mismatch_category(chk), chk.describe(), source="verifier"))
-            summaries.append(chk.describe())
+            at = inputs_at(task, trial, want.shape, chk.first_bad)
+            where = f" (inputs there: {', '.join(f'{k}={v!r}' for k, v in at.items())})" if at else ""
+            if at:
+                entry["inputs_at"] = at
+            diags.append(Diagnostic(_mismatch_category(chk), chk.describe() + where, source="verifier"))
+            summaries.append(chk.describe() + where)
         checks.append(entry)
     inputs_ok = True
     for spec in task.inputs:
@@ -407,6 +411,22 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         "max_rel_err": max((c["max_rel_err"] for c in outs), default=0.0),
         "mismatch_count": sum(c["mismatch_count"] for c in outs),
     }, diags
+
+
+def inputs_at(task: tasks.Task, trial: Trial, shape: tuple[int, ...], index: tuple[int, ...] | None) -> dict[str, float]:
+    """The value of every input shaped like the output at the output's first failing ``index``
+    (elementwise tasks: what the kernel was given there), for a diagnostic a person can act on."""
+    if index is None:
+        return {}
+    out: dict[str, float] = {}
+    for spec in task.inputs:
+        array = trial.inputs.get(spec.name)
+        if array is None or tuple(array.shape) != tuple(shape):
+            continue
+        cell = array[tuple(slice(i, i + 1) for i in index)].reshape(1)
+        value = float(dtypes.to_float64(cell, spec.dtype)[0])
+        out[spec.name] = value if math.isfinite(value) else str(value)
+    return out
 
 
 def _min_cycles(tc: Toolchain, task: tasks.Task, case: tasks.CaseSpec, soc: str) -> float | None:

@@ -330,6 +330,20 @@ def _failing_trial(case: CaseResult) -> str:
     return ""
 
 
+#: Verdicts whose trials are worth replaying on one's own machine.
+REPLAYABLE = ("wrong_answer", "runtime_error", "timeout")
+
+
+def replay_command(record: EvaluationResult, submission: Submission) -> str:
+    """The command that reruns this evaluation's trials (same master seed, no cache), so the
+    failing case, index and values can be reproduced and debugged locally."""
+    master = (record.seeds or {}).get("master")
+    if str(record.verdict) not in REPLAYABLE or master is None:
+        return ""
+    files = "--kernel kernel.cpp" + (" --host host.cpp --path host_device" if submission.path == "host_device" else "")
+    return f"akgen eval --task {submission.task.slug} {files} --seed {master}"
+
+
 def _finite(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
@@ -519,6 +533,8 @@ class EvaluationView:
     duration_s: float | None = None
     cached: bool = False
     reason: str = ""
+    #: ``akgen eval … --seed`` that reruns exactly these trials locally ("" when not replayable).
+    replay: str = ""
     flags: list[str] = field(default_factory=list)
     baseline_problem: str = ""
     notes: dict[str, dict[int, list[tuple[str, str]]]] = field(default_factory=dict)
@@ -598,6 +614,7 @@ def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_pos
     view.duration_s = record.duration_s or None
     view.cached = bool(record.cache.get("hit"))
     view.reason = record.reason or ""
+    view.replay = replay_command(record, submission)
     view.flags = [f.replace("_", " ") for f in record.flags if f]
     view.baseline_problem = baseline_problem(record.baseline)
     notes: dict[str, dict[int, list[tuple[str, str]]]] = {KERNEL: {}, HOST: {}}

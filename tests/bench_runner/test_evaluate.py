@@ -321,3 +321,17 @@ def test_in_place_task_may_write_its_input(tmp_path: Path) -> None:
     wrong = evaluate(task, kernel.replace("Relu(yLocal, xLocal", "Abs(yLocal, xLocal"), use_cache=False,
                      baseline=False)
     assert wrong.verdict == "wrong_answer"
+
+
+def test_a_wrong_answer_names_the_inputs_at_the_failing_index(tmp_path):
+    """What a person needs to act on a wrong answer: the case, seed, index, got, want and the
+    input value(s) there (issue #22), in the headline and in the trial's record."""
+    task = tasks.get_task("abs_fp16")
+    wrong = task.expert_kernel.read_text().replace("Abs(", "Relu(", 1)  # negative inputs come out 0
+    result = evaluate(task, wrong, cache_dir=tmp_path)
+    assert result.verdict == "wrong_answer"
+    failing = next(t for c in result.cases for t in c.trials if not t["passed"])
+    check = next(c for c in failing["checks"] if not c["passed"])
+    [(name, value)] = check["inputs_at"].items()
+    assert name == "x" and value < 0 and check["want"] == -value and check["got"] == 0.0
+    assert f"(inputs there: x={value!r})" in result.reason and f"seed {failing['seed']}" in result.reason

@@ -120,6 +120,18 @@ def test_a_lost_worker_is_explained_while_it_waits(client, add, user):
     assert 'data-testid="worker-lost"' in html and "stopped answering" in html and "w9/t" in html
 
 
+def test_a_wrong_answer_page_gives_a_replay_command(client, add, user):
+    submission = _submit(user)
+    client.force_login(user)
+    claim = pipeline.evaluation_claim(evaluation_id=submission.evaluations.get().pk, worker="w1/t")
+    wrong = {**WRONG_ANSWER, "seeds": {"master": 424242, "trials": {}}}
+    pipeline.evaluation_finish(claim, EvaluationResult.from_dict(wrong))
+    html = client.get(f"/submissions/{submission.pk}/").content.decode()
+    replay = html.split('data-testid="replay"', 1)[1].split("</div>", 1)[0]
+    assert "akgen eval --task add --kernel kernel.cpp --seed 424242" in replay
+    assert "(the first failing trial)" in html  # which trial the result line is from
+
+
 def test_status_partial_counts_the_queue(client, add, user):
     first = _submit(user)
     second = _submit(user, kernel=EXPERT + "// 2\n")
