@@ -35,6 +35,11 @@ BROKER_URL = os.environ.get("BROKER_URL", "")
 PRODUCTION = bool(DATABASE_URL and BROKER_URL)
 
 DEBUG = _env_bool("AKGEN_DEBUG", not PRODUCTION)
+#: Plain HTTP on this machine (the embedded default, whatever DEBUG says): HTTPS-only cookies,
+#: redirects and HSTS apply in production mode only, and static files come straight from
+#: static/ (no collectstatic). `scripts/serve` turns DEBUG off, so a newcomer sees the site's own
+#: error pages, not Django's technical ones, while keeping these conveniences.
+LOCAL_HTTP = _env_bool("AKGEN_LOCAL_HTTP", not PRODUCTION)
 SECRET_KEY = os.environ.get("AKGEN_SECRET_KEY", "")
 if not SECRET_KEY:
     if PRODUCTION and not DEBUG:
@@ -85,8 +90,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
 ]
 
-if not DEBUG:  # production serves collected, hashed static files itself
+if not DEBUG:  # production serves collected, hashed static files itself; locally, from static/
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    WHITENOISE_USE_FINDERS = LOCAL_HTTP
 
 ROOT_URLCONF = "akgen.urls"
 WSGI_APPLICATION = "akgen.wsgi.application"
@@ -139,7 +145,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
+        if DEBUG or LOCAL_HTTP
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
@@ -265,7 +271,7 @@ CONTENT_SECURITY_POLICY = {
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if not DEBUG:
+if not DEBUG and not LOCAL_HTTP:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = _env_bool("AKGEN_SSL_REDIRECT", True)
