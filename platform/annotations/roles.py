@@ -1,8 +1,10 @@
 """Workspace roles as Django groups with model permissions.
 
 ``annotator`` may work on items (``annotations.annotate``); ``reviewer`` may also review and
-approve (``annotations.review``); ``workspace admin`` manages queues (``annotations.manage``).
-Code checks the permissions, never group names, so a superuser or a hand-made group works too.
+approve (``annotations.review``); ``workspace admin`` manages queues (``annotations.manage``);
+``curator`` builds Ascend-CoT releases (``releases.curate``, a permission of the releases app,
+named here as data). Code checks the permissions, never group names, so a superuser or a
+hand-made group works too.
 """
 
 from __future__ import annotations
@@ -12,12 +14,17 @@ from django.contrib.auth.models import Group, Permission
 ANNOTATE = "annotations.annotate"
 REVIEW = "annotations.review"
 MANAGE = "annotations.manage"
+CURATE = "releases.curate"
 
+#: Role (group) name -> the permissions it carries ("app_label.codename").
 ROLES: dict[str, tuple[str, ...]] = {
-    "annotator": ("annotate",),
-    "reviewer": ("annotate", "review"),
-    "workspace admin": ("annotate", "review", "manage"),
+    "annotator": (ANNOTATE,),
+    "reviewer": (ANNOTATE, REVIEW),
+    "workspace admin": (ANNOTATE, REVIEW, MANAGE),
+    "curator": (CURATE,),
 }
+#: What the roles page and ``grant_role`` call them.
+ROLE_NAMES = ("annotator", "reviewer", "admin", "curator")
 
 
 class UnknownRole(ValueError):
@@ -27,10 +34,11 @@ class UnknownRole(ValueError):
 def roles_ensure() -> dict[str, Group]:
     """Create the role groups with their permissions (idempotent)."""
     groups = {}
-    for name, codenames in ROLES.items():
+    for name, perm_names in ROLES.items():
         group, _ = Group.objects.get_or_create(name=name)
-        perms = Permission.objects.filter(content_type__app_label="annotations", codename__in=codenames)
-        if perms.count() == len(codenames):
+        perms = [Permission.objects.filter(content_type__app_label=app, codename=code).first()
+                 for app, code in (p.split(".", 1) for p in perm_names)]
+        if all(perms):  # a later app's migrations may not have created its permission yet
             group.permissions.add(*perms)
         groups[name] = group
     return groups
@@ -48,7 +56,7 @@ def role_grant(user, role: str) -> None:
     if role == "admin":
         role = "workspace admin"
     if role not in ROLES:
-        raise UnknownRole(f"Unknown role '{role}'; use one of: annotator, reviewer, admin.")
+        raise UnknownRole(f"Unknown role '{role}'; use one of: {', '.join(ROLE_NAMES)}.")
     user.groups.add(roles_ensure()[role])
     for cache in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
         user.__dict__.pop(cache, None)
@@ -58,7 +66,7 @@ def role_revoke(user, role: str) -> None:
     if role == "admin":
         role = "workspace admin"
     if role not in ROLES:
-        raise UnknownRole(f"Unknown role '{role}'; use one of: annotator, reviewer, admin.")
+        raise UnknownRole(f"Unknown role '{role}'; use one of: {', '.join(ROLE_NAMES)}.")
     group = Group.objects.filter(name=role).first()
     if group is not None:
         user.groups.remove(group)
@@ -78,6 +86,10 @@ def can_manage(user) -> bool:
     return bool(user and user.is_authenticated and user.is_active and user.has_perm(MANAGE))
 
 
+def can_curate(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and user.has_perm(CURATE))
+
+
 def user_roles(user) -> list[str]:
     out = []
     if can_annotate(user):
@@ -86,6 +98,8 @@ def user_roles(user) -> list[str]:
         out.append("reviewer")
     if can_manage(user):
         out.append("admin")
+    if can_curate(user):
+        out.append("curator")
     return out
 
 

@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from annotations.roles import CURATE
 from core.messages import message_send
 from releases import builder, conf, sources
 from releases.filters import Filters, parse_filters
@@ -51,7 +52,7 @@ def release_zip(release: Release) -> Path:
 
 
 def can_curate(user) -> bool:
-    return bool(user and user.is_authenticated and (user.is_staff or user.has_perm("releases.curate")))
+    return bool(user and user.is_authenticated and (user.is_staff or user.has_perm(CURATE)))
 
 
 def git_revision() -> str:

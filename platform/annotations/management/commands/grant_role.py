@@ -1,17 +1,18 @@
-"""Grant (or with --revoke, take away) a workspace role: annotator, reviewer or admin."""
+"""Grant (or with --revoke, take away) a role: annotator, reviewer, admin or curator."""
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from annotations import roles
 from annotations.roles import UnknownRole, role_grant, role_revoke, user_roles
 
 
 class Command(BaseCommand):
-    help = "Grant a workspace role (annotator, reviewer, admin) to a user."
+    help = "Grant a role (annotator, reviewer, admin, curator) to a user."
 
     def add_arguments(self, parser):
         parser.add_argument("--user", required=True, help="the username")
-        parser.add_argument("--role", required=True, choices=["annotator", "reviewer", "admin"])
+        parser.add_argument("--role", required=True, choices=list(roles.ROLE_NAMES))
         parser.add_argument("--revoke", action="store_true", help="take the role away instead")
 
     def handle(self, *args, user: str, role: str, revoke: bool, **options):
