@@ -67,8 +67,23 @@ def queue_create(*, by, slug: str, name: str, kind: str, guidelines: str = "", o
         raise InvalidContent(f"Unknown queue kind '{kind}'; use one of {', '.join(QueueKind.values)}.")
     if overlap_target < 1:
         raise InvalidContent("The overlap target is at least 1 annotator per item.")
+    if Queue.objects.filter(slug=slug).exists():
+        raise InvalidContent(f"There is already a queue '{slug}'; choose another slug.")
     return Queue.objects.create(slug=slug, name=name, kind=kind, guidelines=guidelines,
                                 overlap_target=overlap_target, is_open=is_open, description=description)
+
+
+def queue_update(queue: Queue, *, by, name: str, guidelines: str, overlap_target: int, is_open: bool,
+                 description: str = "") -> Queue:
+    """Edit a queue's name, guidelines, overlap and openness (its slug and kind stay: items and
+    links depend on them); ``by`` must be a workspace admin."""
+    _require_manager(by)
+    if overlap_target < 1:
+        raise InvalidContent("The overlap target is at least 1 annotator per item.")
+    queue.name, queue.guidelines, queue.overlap_target = name, guidelines, overlap_target
+    queue.is_open, queue.description = is_open, description
+    queue.save(update_fields=["name", "guidelines", "overlap_target", "is_open", "description"])
+    return queue
 
 
 def _create_item(**fields) -> Item | None:

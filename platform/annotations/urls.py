@@ -6,7 +6,9 @@ app_name = "annotations"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("queues/new/", views.queue_edit, name="queue_new"),
     path("q/<slug:slug>/", views.queue_detail, name="queue"),
+    path("q/<slug:slug>/edit/", views.queue_edit, name="queue_edit"),
     path("q/<slug:slug>/manage/", views.queue_manage, name="queue_manage"),
     path("items/<int:pk>/start/", views.item_claim, name="claim"),
     path("a/<int:pk>/", views.annotation_edit, name="edit"),

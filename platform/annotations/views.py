@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from annotations import roles, selectors, services
 from annotations.errors import NotAllowed, NotVisible, WorkspaceError
+from annotations.forms import QueueForm
 from annotations.models import Annotation, Queue, QueueKind, Status
 from annotations.presenters import editor_context, fix_status_context, review_context
 from annotations.schema import section_kinds
@@ -102,6 +103,7 @@ def home(request):
         "is_reviewer": roles.can_review(user),
         "roles": roles.user_roles(user),
         "recent_done": list(selectors.my_annotations(user, statuses=[Status.APPROVED])[:5]),
+        "can_manage": roles.can_manage(user),
     }
     return render(request, "annotations/home.html", context)
 
@@ -120,6 +122,43 @@ def queue_detail(request, slug: str):
                   if kind == queue.kind],
     }
     return render(request, "annotations/queue.html", context)
+
+
+@workspace_view
+def queue_edit(request, slug: str | None = None):
+    """Workspace admins create a queue (``slug`` None) or edit one: kind, guidelines, overlap, open."""
+    if not roles.can_manage(request.user):
+        return HttpResponseForbidden("Only workspace admins create and edit queues; ask an admin for the role.")
+    queue = None
+    if slug is not None:
+        queue = Queue.objects.filter(slug=slug).first()
+        if queue is None:
+            raise Http404("No such queue.")
+    initial = ({"name": queue.name, "slug": queue.slug, "kind": queue.kind, "description": queue.description,
+                "guidelines": queue.guidelines, "overlap_target": queue.overlap_target, "is_open": queue.is_open}
+               if queue else None)
+    form = QueueForm(request.POST or None, initial=initial)
+    if queue is not None:  # its address and kind stay: items and links depend on them
+        form.fields["slug"].disabled = form.fields["kind"].disabled = True
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if queue is None:
+                queue = services.queue_create(by=request.user, slug=data["slug"], name=data["name"],
+                                              kind=data["kind"], guidelines=data["guidelines"],
+                                              overlap_target=data["overlap_target"], is_open=data["is_open"],
+                                              description=data["description"])
+                messages.success(request, f"Queue {queue.name} created; fill it by a rule or add items.")
+            else:
+                services.queue_update(queue, by=request.user, name=data["name"], guidelines=data["guidelines"],
+                                      overlap_target=data["overlap_target"], is_open=data["is_open"],
+                                      description=data["description"])
+                messages.success(request, f"Queue {queue.name} saved.")
+            return redirect("annotations:queue", slug=queue.slug)
+        except WorkspaceError as exc:
+            form.add_error(None, exc.message)
+    return render(request, "annotations/queue_form.html", {"form": form, "queue": queue},
+                  status=400 if request.method == "POST" else 200)
 
 
 @require_POST

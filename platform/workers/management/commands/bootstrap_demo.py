@@ -1,4 +1,5 @@
-"""`manage.py bootstrap_demo`: a demo admin for the embedded set-up, created once."""
+"""`manage.py bootstrap_demo`: a demo admin for the embedded set-up, created once, and a starter
+queue of each kind in the expert workspace, so a fresh install is not a dead end."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = "Create the demo admin account once and print its credentials (kept in var/)."
+    help = ("Create the demo admin account once and print its credentials (kept in var/); create a starter "
+            "workspace queue of each kind when there is none.")
 
     def handle(self, *args, **options) -> None:
         User = get_user_model()
@@ -34,3 +36,30 @@ class Command(BaseCommand):
             credentials_file.chmod(0o600)
             verb = "Demo admin created"
         self.stdout.write(self.style.SUCCESS(f"{verb}: username '{username}', password '{password}'"))
+        made = starter_queues()
+        if made:
+            self.stdout.write(f"Starter workspace queues: {', '.join(made)} (/workspace/; fill them by a rule)")
+
+
+#: (slug, name, kind, guidelines) of the queues a fresh install starts with.
+STARTER_QUEUES = (
+    ("explain-starter", "Explain expert kernels", "explain",
+     "Explain how the kernel partitions the work, pipelines it and meets the hardware rules; link each "
+     "section to the lines it is about."),
+    ("fix-starter", "Fix failing kernels", "fix",
+     "Find the root cause of the failure, name its category and fix the kernel until the evaluator passes it."),
+    ("docqa-starter", "AscendC questions", "docqa",
+     "Answer the question accurately and concisely; give the reasoning that leads to the answer."),
+)
+
+
+def starter_queues() -> list[str]:
+    """A queue of each kind, only when the workspace has none (never touches existing queues)."""
+    from annotations.models import Queue
+    from annotations.services import queue_create
+
+    if Queue.objects.exists():
+        return []
+    for slug, name, kind, guidelines in STARTER_QUEUES:
+        queue_create(by=None, slug=slug, name=name, kind=kind, guidelines=guidelines)
+    return [slug for slug, *_ in STARTER_QUEUES]
