@@ -10,6 +10,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from annotations.models import Queue
+from annotations.services import queue_create
+
 
 class Command(BaseCommand):
     help = ("Create the demo admin account once and print its credentials (kept in var/); create a starter "
@@ -55,9 +58,6 @@ STARTER_QUEUES = (
 
 def starter_queues() -> list[str]:
     """A queue of each kind, only when the workspace has none (never touches existing queues)."""
-    from annotations.models import Queue
-    from annotations.services import queue_create
-
     if Queue.objects.exists():
         return []
     for slug, name, kind, guidelines in STARTER_QUEUES:
