@@ -7,6 +7,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,3 +36,16 @@ class Proc:
             self.handle.wait(timeout=20)
         except (ProcessLookupError, subprocess.TimeoutExpired):
             self.kill()
+
+
+def wait_until_serving(url: str, proc: Proc, *, timeout_s: float = 60.0) -> None:
+    """Poll ``url`` until the server ``proc`` answers; fail with its log if it dies or never does."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=5).read()
+            return
+        except OSError:
+            if time.monotonic() > deadline or proc.handle.poll() is not None:
+                raise AssertionError(proc.log.read_text()[-3000:]) from None
+            time.sleep(0.3)

@@ -10,14 +10,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from tests.platform.procs import ROOT, Proc
+from tests.platform.procs import ROOT, Proc, wait_until_serving
 
 pytestmark = pytest.mark.slow
 
@@ -41,15 +40,7 @@ def test_the_embedded_default_shows_its_own_error_pages_over_plain_http(tmp_path
     base = f"http://127.0.0.1:{port}"
     server = Proc(["serve", f"127.0.0.1:{port}", "--worker-threads", "1"], env, tmp_path / "serve.log")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/healthz", timeout=5).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.handle.poll() is not None:
-                    raise AssertionError((tmp_path / "serve.log").read_text()[-3000:]) from None
-                time.sleep(0.5)
+        wait_until_serving(f"{base}/healthz", server)
         with pytest.raises(urllib.error.HTTPError) as missing:
             urllib.request.urlopen(f"{base}/no/such/page/", timeout=10)
         page = missing.value.read().decode()

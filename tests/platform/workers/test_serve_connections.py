@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 from django.db import connection
 
-from tests.platform.procs import Proc
+from tests.platform.procs import Proc, wait_until_serving
 from tests.platform.submissions.test_faults import _env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
@@ -34,14 +34,7 @@ def test_serve_does_not_leak_a_connection_per_request(tmp_path):
     server = Proc(["serve", f"127.0.0.1:{port}", "--worker-threads", "1"], env, tmp_path / "serve.log")
     db = connection.settings_dict["NAME"]
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).read()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()[-2000:]
-                time.sleep(0.3)
+        wait_until_serving(f"http://127.0.0.1:{port}/healthz", server)
         before = _connections(db)
         for _ in range(30):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/tasks/", timeout=10).read()
