@@ -1,5 +1,5 @@
-"""Human decisions about results: staff quarantine and lift, reviewers dismiss a flag, anyone
-reports a result. Each is a row of its own (Quarantine, Dismissal, Report) that no rebuild
+"""Human decisions about results: staff quarantine and lift, reviewers dismiss a flag or re-run
+the result, anyone reports a result. Each is a row of its own (Quarantine, Dismissal, Report) that no rebuild
 overwrites; what a decision changes in the numbers is recounted by leaderboard.aggregates, the
 aggregates' only writer."""
 
@@ -12,7 +12,8 @@ from django.db import transaction
 
 from leaderboard import aggregates
 from leaderboard.models import Dismissal, Quarantine, Report
-from submissions.models import Submission
+from submissions.intake import Created, person_submit
+from submissions.models import Submission, Visibility
 
 
 class NotAllowed(Exception):
@@ -63,6 +64,22 @@ def flag_dismiss(*, submission: Submission, by) -> Dismissal:
     Report.objects.filter(submission=submission).update(resolved=True)
     aggregates.recount_submission(submission)  # its speedup is vouched for now: it counts
     return record
+
+
+def review_rerun(*, submission: Submission, by) -> Created:
+    """Judge a flagged or reported result again: the same sources become a private submission of
+    the reviewer's, judged by the current evaluator on the task's current version.
+
+    It goes through ``submissions.intake.person_submit`` like every other evaluation a person
+    starts, so a reviewer's re-runs count against the same allowance, pending cap and worker-time
+    budget (raises their ``Rejected`` subclasses). Private, so the copy never ranks in anyone's
+    name; the original result is left exactly as judged.
+    """
+    if not getattr(by, "is_staff", False):
+        raise NotAllowed("Only staff can re-run a result under review.")
+    return person_submit(user=by, visibility=Visibility.PRIVATE, data={
+        "task": submission.task.slug, "path": submission.path, "kernel": submission.kernel_source,
+        "host": submission.host_source})
 
 
 def report_submit(*, submission: Submission, reporter, reason: str) -> Report:

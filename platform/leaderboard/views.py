@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from bench_runner.contracts import SUSPICIOUS_SPEEDUP
 from bench_runner.taxonomy import title_of
+from core.errors import Rejected
 from core.htmx import htmx_target, int_or_none
 from leaderboard import charts, exports, selectors, services
 from leaderboard.metrics import KS, LEVEL_WEIGHTS, SPEED_BONUS
@@ -199,12 +200,19 @@ def review(request):
             elif request.POST.get("action") == "dismiss":
                 services.flag_dismiss(submission=submission, by=request.user)
                 messages.success(request, f"Submission #{submission.pk} was checked and stays ranked.")
+            elif request.POST.get("action") == "rerun":
+                created = services.review_rerun(submission=submission, by=request.user)
+                messages.success(request, f"Submission #{submission.pk} is judged again as your private "
+                                          f"#{created.submission.pk}; its own result is unchanged.")
+                return redirect("submissions:detail", pk=created.submission.pk)
             else:
                 services.quarantine_submission(submission=submission, reason=request.POST.get("reason", ""),
                                                by=request.user)
                 messages.success(request, f"Submission #{submission.pk} is quarantined.")
         except (services.NotAllowed, services.ReportRejected) as exc:
             messages.error(request, str(exc))
+        except Rejected as exc:  # a re-run refused by the reviewer's own limits (person_submit)
+            messages.error(request, f"Not re-run: {exc.message}")
         return redirect("leaderboard:review")
     flagged = (RankedKernel.objects.filter(flagged=True, quarantined=False, submission__dismissal__isnull=True)
                .select_related("task", "author", "run__model").order_by("-speedup")[:100])

@@ -146,3 +146,23 @@ def test_test_helpers_are_defined_once():
     copies = [str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*.py")
               if re.search(r"^class Proc\b", p.read_text(encoding="utf-8"), re.M)]
     assert copies == ["tests/platform/procs.py"], copies
+
+
+#: The unlimited creators: only submissions.intake may call them, behind its limits.
+UNLIMITED = re.compile(r"\b(submission_create|submission_create_many|_new_rows)\(|"
+                       r"\b(Submission|Evaluation)\.objects\.(create|bulk_create|get_or_create)\(|"
+                       r"\b(Submission|Evaluation)\(")
+
+
+def test_every_new_evaluation_goes_through_intakes_limits():
+    """An evaluation is created only in submissions.intake; every other path (API, editor,
+    workspace fix editor, reviewer re-runs, generators through the API) calls api_submit,
+    api_submit_batch or person_submit, which apply the allowance, pending cap and time budget."""
+    offenders = []
+    for path in (ROOT / "platform").rglob("*.py"):
+        if "migrations" in path.parts or path.relative_to(ROOT).as_posix() == "platform/submissions/intake.py":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if UNLIMITED.search(line) and not line.lstrip().startswith(("class ", "#")):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
