@@ -33,3 +33,6 @@ urlpatterns = [
     # The split view serves its start-up script as a file, so the docs work under script-src 'self'.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+#: Every refusal is the site's styled page saying what is missing and who grants it.
+handler403 = "akgen.views.permission_denied"

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 from akgen.health import health_report
+from core.denied import Denied
 from tasks.selectors import suite_summary
 
 
@@ -33,3 +34,11 @@ def _may_see_details(request) -> bool:
 
 def home(request):
     return render(request, "home.html", {"summary": suite_summary()})
+
+
+def permission_denied(request, exception=None):
+    """The 403 page: what was refused, the permission it needs and who can grant it
+    (core.denied.Denied), or the refusal's own sentence for any other PermissionDenied."""
+    denied = exception if isinstance(exception, Denied) else None
+    message = "" if denied else str(exception or "")
+    return render(request, "403.html", {"denied": denied, "message": message}, status=403)

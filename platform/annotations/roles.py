@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import Group, Permission
 
+from core.denied import Need
+
 ANNOTATE = "annotations.annotate"
 REVIEW = "annotations.review"
 MANAGE = "annotations.manage"
@@ -25,6 +27,17 @@ ROLES: dict[str, tuple[str, ...]] = {
 }
 #: What the roles page and ``grant_role`` call them.
 ROLE_NAMES = ("annotator", "reviewer", "admin", "curator")
+
+_BY_ADMIN = "a workspace admin, on the workspace's Roles page or with manage.py grant_role"
+ROLES_PAGE = "/workspace/roles/"
+#: What a 403 names (core.denied): each permission, the role that carries it and who grants it.
+NEED_ANNOTATE = Need("the annotator role", ANNOTATE, _BY_ADMIN, ROLES_PAGE)
+NEED_REVIEW = Need("the reviewer role", REVIEW, _BY_ADMIN, ROLES_PAGE)
+NEED_MANAGE = Need("the workspace admin role", MANAGE,
+                   "another workspace admin on the Roles page, or the operator with manage.py grant_role USER admin",
+                   ROLES_PAGE)
+NEED_CURATE = Need("the curator role", CURATE, _BY_ADMIN, ROLES_PAGE)
+NEED_ANY_ROLE = Need("a workspace role (annotator, reviewer or workspace admin)", ANNOTATE, _BY_ADMIN, ROLES_PAGE)
 
 
 class UnknownRole(ValueError):

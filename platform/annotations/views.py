@@ -10,7 +10,8 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseForbidden
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_POST
@@ -21,6 +22,7 @@ from annotations.forms import QueueForm
 from annotations.models import Annotation, Queue, QueueKind, Status
 from annotations.presenters import editor_context, fix_status_context, review_context
 from annotations.schema import section_kinds
+from core.denied import Denied
 from submissions.highlight import render_markdown
 
 RULE_LABELS = {
@@ -38,13 +40,13 @@ def workspace_view(view):
     @login_required
     def wrapped(request, *args, **kwargs):
         if not (roles.can_annotate(request.user) or roles.can_review(request.user) or roles.can_manage(request.user)):
-            return render(request, "annotations/no_role.html", status=403)
+            raise Denied("The expert workspace", roles.NEED_ANY_ROLE)
         try:
             return view(request, *args, **kwargs)
         except NotVisible as exc:
             raise Http404(exc.message) from exc
         except NotAllowed as exc:
-            return HttpResponseForbidden(exc.message)
+            raise PermissionDenied(exc.message) from exc
 
     return wrapped
 
@@ -128,7 +130,7 @@ def queue_detail(request, slug: str):
 def queue_edit(request, slug: str | None = None):
     """Workspace admins create a queue (``slug`` None) or edit one: kind, guidelines, overlap, open."""
     if not roles.can_manage(request.user):
-        return HttpResponseForbidden("Only workspace admins create and edit queues; ask an admin for the role.")
+        raise Denied("Creating and editing queues", roles.NEED_MANAGE)
     queue = None
     if slug is not None:
         queue = Queue.objects.filter(slug=slug).first()
@@ -287,7 +289,7 @@ def annotation_submit(request, pk: int):
 @workspace_view
 def review_list(request):
     if not roles.can_review(request.user):
-        return HttpResponseForbidden("Only reviewers review; ask a workspace admin for the reviewer role.")
+        raise Denied("Reviewing annotations", roles.NEED_REVIEW)
     recent = (Annotation.objects.filter(status__in=[Status.APPROVED, Status.CHANGES_REQUESTED])
               .exclude(reviewed_at=None).select_related("item", "item__queue", "annotator", "reviewer")
               .order_by("-reviewed_at")[:15])
@@ -299,7 +301,7 @@ def review_list(request):
 @workspace_view
 def review_item(request, pk: int):
     if not roles.can_review(request.user):
-        return HttpResponseForbidden("Only reviewers review; ask a workspace admin for the reviewer role.")
+        raise Denied("Reviewing annotations", roles.NEED_REVIEW)
     item = selectors.item_get_visible(request.user, pk)
     return render(request, "annotations/review.html", review_context(item, user=request.user))
 
@@ -366,7 +368,7 @@ def dashboard(request):
 def role_admin(request):
     """Workspace admins grant and take away the annotator, reviewer and admin roles."""
     if not roles.can_manage(request.user):
-        return HttpResponseForbidden("Only workspace admins grant roles.")
+        raise Denied("Granting roles", roles.NEED_MANAGE)
     if request.method == "POST":
         person = services.user_by_name(request.POST.get("username", "").strip())
         role = request.POST.get("role", "")

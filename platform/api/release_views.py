@@ -7,11 +7,13 @@ from django.http import FileResponse
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
+from annotations.roles import NEED_CURATE
 from api.serializers import TextField
 from api.views import ApiListView, ApiView, errors
+from core.denied import Denied
 from releases import selectors, services
 from releases.filters import REVIEW_STATES, SUBSETS, FilterError
 from releases.models import ReleaseStatus
@@ -97,7 +99,7 @@ def _filters(request) -> tuple[str, dict]:
 
 def _curator(request) -> None:
     if not services.can_curate(request.user):
-        raise PermissionDenied("Building releases needs the curate permission (releases.curate) or staff.")
+        raise Denied("Building releases", NEED_CURATE)  # staff may too
 
 
 class ReleaseListCreateApi(ApiListView):

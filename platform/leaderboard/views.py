@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from bench_runner.contracts import SUSPICIOUS_SPEEDUP
 from bench_runner.taxonomy import title_of
+from core.denied import staff_required
 from core.errors import Rejected
 from core.htmx import htmx_target, int_or_none
 from leaderboard import charts, exports, selectors, services
@@ -189,7 +189,7 @@ def report(request, pk: int):
     return redirect("submissions:detail", pk=pk)
 
 
-@staff_member_required
+@staff_required("Reviewing flagged and reported results")
 def review(request):
     if request.method == "POST":
         submission = get_object_or_404(Submission, pk=int_or_none(request.POST.get("submission")))

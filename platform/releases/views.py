@@ -7,11 +7,12 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from annotations.roles import NEED_CURATE
+from core.denied import Denied
 from releases import builder, selectors, services
 from releases.filters import REVIEW_STATES, SUBSETS, FilterError, parse_filters
 from releases.models import ReleaseStatus
@@ -43,7 +44,7 @@ def _release_or_404(number: int):
 
 def _require_curator(request) -> None:
     if not services.can_curate(request.user):
-        raise PermissionDenied("Building releases needs the curate permission.")
+        raise Denied("Building releases", NEED_CURATE)
 
 
 def _options() -> dict:

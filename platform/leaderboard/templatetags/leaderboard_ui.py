@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from leaderboard.metrics import Cell
 from leaderboard.selectors import submission_review
@@ -27,11 +28,15 @@ def rate(row, column: str):
                        interval, cell.tasks, value)
 
 
+#: An empty cell.
+DASH = mark_safe('<span class="muted">—</span>')  # noqa: S308 (a constant)
+
+
 @register.simple_tag
 def share(row, column: str):
     value = (row.metrics if hasattr(row, "metrics") else row).get(column)
     if value is None:
-        return format_html('<span class="muted">—</span>')
+        return DASH
     return f"{value * 100:.1f}%"
 
 
@@ -39,7 +44,7 @@ def share(row, column: str):
 def times(row, column: str):
     value = (row.metrics if hasattr(row, "metrics") else row).get(column)
     if value is None:
-        return format_html('<span class="muted">—</span>')
+        return DASH
     return f"{value:.2f}×"
 
 

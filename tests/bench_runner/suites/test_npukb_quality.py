@@ -16,6 +16,7 @@ import pytest
 
 from bench_runner.evaluate import evaluate
 from bench_runner.tasks import Task, load_suite
+from tests.bench_runner.suites import expert_refs
 
 pytestmark = pytest.mark.slow
 
@@ -66,18 +67,22 @@ def _verdicts(cache_dir: str) -> dict[str, dict[str, str]]:
 
     def run(job):
         task, kind, source = job
-        result = evaluate(task, source, _host(task), path=_path(task), cache_dir=cache_dir, baseline=False)
+        # The expert replays fixed trials so its figures can be compared with the stored ones.
+        result = evaluate(task, source, _host(task), path=_path(task), cache_dir=cache_dir, baseline=False,
+                          seed=expert_refs.SEED if kind == "expert" else None)
         detail = str(result.verdict)
         if not result.passed:
             diags = "; ".join(d.message[:160] for d in result.diagnostics[:3])
             detail += f" ({diags})"
-        return task.slug, kind, str(result.verdict), detail
+        return task.slug, kind, str(result.verdict), detail, expert_refs.facts(result) if kind == "expert" else None
 
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, dict] = {}
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        for slug, kind, verdict, detail in pool.map(run, jobs):
+        for slug, kind, verdict, detail, facts in pool.map(run, jobs):
             out.setdefault(slug, {})[kind] = verdict
             out[slug][kind + "_detail"] = detail
+            if facts is not None:
+                out[slug]["expert_facts"] = facts
     return out
 
 
@@ -98,6 +103,16 @@ def test_expert_passes_and_wrong_kernels_fail(slug, verdicts):
     assert outcome["noop"] != "passed", "a kernel that writes nothing passed"
     if "mutant" in outcome:
         assert outcome["mutant"] != "passed", "the deliberate mutant passed"
+
+
+@pytest.mark.parametrize("slug", sorted(TASKS))
+def test_expert_results_match_the_stored_references(slug, verdicts):
+    """Modelled cycles per case are exactly as stored, errors within a share of the tolerance
+    (tests/bench_runner/suites/expert_refs.py says how to regenerate them on purpose)."""
+    stored = expert_refs.load().get(slug)
+    assert stored is not None, f"no stored result for {slug}: regenerate expert_results.json"
+    problems = expert_refs.differences(TASKS[slug], verdicts[slug]["expert_facts"], stored)
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("slug", sorted(TASKS))

@@ -63,5 +63,5 @@ def test_a_rerun_obeys_the_reviewers_pending_cap(client, staff, flagged, setting
 def test_only_staff_rerun(client, flagged, django_user_model):
     client.force_login(django_user_model.objects.create_user("someone"))
     response = client.post("/leaderboard/review/", {"submission": flagged.pk, "action": "rerun"})
-    assert response.status_code == 302 and "/login" in response["Location"]
+    assert response.status_code == 403 and "needs <strong>a staff account</strong>" in response.content.decode()
     assert Submission.objects.count() == 1

@@ -139,7 +139,7 @@ def test_report_and_quarantine_through_the_pages(client, seeded, django_user_mod
     client.force_login(seeded.people[0])
     response = client.post(f"/leaderboard/report/{ranked.submission_id}/", {"reason": "It never reads y at all."})
     assert response.status_code == 302
-    assert client.get("/leaderboard/review/").status_code == 302  # staff only
+    assert client.get("/leaderboard/review/").status_code == 403  # staff only
     client.force_login(staff)
     review = client.get("/leaderboard/review/").content.decode()
     assert "It never reads y at all." in review
