@@ -116,7 +116,7 @@ class Status(models.TextChoices):
 class Annotation(models.Model):
     """One expert's work on one item: the assignment, the draft and, once reviewed, the record.
 
-    ``sections`` is a list of ``{"kind", "text", "lines": [start, end] | null}``; for fixes,
+    ``sections`` is a list of ``{"kind", "text", "lines": [[start, end], ...] | null}``; for fixes,
     ``diagnosis`` and ``category`` (the annotator's root-cause category) plus ``fix_submission``,
     the fixed kernel as judged by the workers; ``fixed_kernel`` is the editor's draft.
     """

@@ -21,16 +21,38 @@ from submissions.presenters import evaluation_view, listing, source_listings
 class SectionView:
     kind: SectionKind
     text: str = ""
-    start: int | None = None
-    end: int | None = None
+    #: The linked line ranges, [[from, to], ...].
+    ranges: list[list[int]] = field(default_factory=list)
     comments: list[ReviewComment] = field(default_factory=list)
     source_id: int | None = None  # merge: the annotation it came from
 
     @property
+    def start(self) -> int | None:
+        return self.ranges[0][0] if self.ranges else None
+
+    @property
     def lines_label(self) -> str:
-        if self.start is None:
-            return ""
-        return f"L{self.start}" if self.start == self.end else f"L{self.start}–{self.end}"
+        return ", ".join(f"L{a}" if a == b else f"L{a}–{b}" for a, b in self.ranges)
+
+    @property
+    def lines_text(self) -> str:
+        """What the section's lines field shows and posts back: "6-9, 14"."""
+        return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in self.ranges)
+
+    @property
+    def lines_data(self) -> str:
+        """For the page's script: "6-9,14-14"."""
+        return ",".join(f"{a}-{b}" for a, b in self.ranges)
+
+
+def stored_ranges(lines) -> list[list[int]]:
+    """A stored section's ranges ([[a, b], ...]; rows saved before sections linked several
+    ranges hold one [a, b] pair, which migration 0002 rewrote, but exports may carry it)."""
+    if not isinstance(lines, list | tuple) or not lines:
+        return []
+    if all(isinstance(n, int) for n in lines) and len(lines) == 2:
+        return [list(lines)]
+    return [list(r) for r in lines if isinstance(r, list | tuple) and len(r) == 2 and all(isinstance(n, int) for n in r)]
 
 
 def section_views(annotation: Annotation, *, comments: list[ReviewComment] | None = None,
@@ -42,9 +64,8 @@ def section_views(annotation: Annotation, *, comments: list[ReviewComment] | Non
     out = []
     for kind in section_kinds(annotation.item.kind):
         entry = stored.get(kind.key) or {}
-        lines = entry.get("lines") or [None, None]
-        view = SectionView(kind, entry.get("text", ""), lines[0], lines[1], by_section.get(kind.key, []),
-                           (annotation.merged_from or {}).get(kind.key))
+        view = SectionView(kind, entry.get("text", ""), stored_ranges(entry.get("lines")),
+                           by_section.get(kind.key, []), (annotation.merged_from or {}).get(kind.key))
         if only_filled and not (view.text or view.start):
             continue
         out.append(view)

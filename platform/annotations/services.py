@@ -349,13 +349,15 @@ def _require_own_editable(user, annotation: Annotation) -> None:
                            "edited; a reviewer can request changes to reopen it.")
 
 
-def _line_range(raw, *, line_count: int, title: str) -> list[int] | None:
-    if raw in (None, "", [], [None, None], ["", ""]):
-        return None
+#: How many line ranges one section may link.
+MAX_LINE_RANGES = 20
+
+
+def _one_range(raw, *, line_count: int, title: str) -> list[int] | None:
     try:
         start, end = (int(v) if v not in (None, "") else None for v in raw)
     except (TypeError, ValueError) as exc:
-        raise InvalidContent(f"'{title}': lines must be two numbers, from and to.") from exc
+        raise InvalidContent(f"'{title}': each line range must be two numbers, from and to (e.g. 6-9).") from exc
     if start is None and end is None:
         return None
     start = start if start is not None else end
@@ -365,6 +367,38 @@ def _line_range(raw, *, line_count: int, title: str) -> list[int] | None:
     if start < 1 or end > line_count:
         raise InvalidContent(f"'{title}': lines {start}–{end} are outside the kernel (1–{line_count}).")
     return [start, end]
+
+
+def _pieces(raw) -> list:
+    """The ranges in what a client sent: text ("6-9, 14"), one [from, to] pair (older clients,
+    the two number fields) or a list of pairs."""
+    if isinstance(raw, str):
+        out = []
+        for part in raw.replace("–", "-").replace("L", "").split(","):
+            part = part.strip()
+            if part:
+                bounds = [b.strip() for b in part.split("-", 1)]
+                out.append(bounds if len(bounds) == 2 else [bounds[0], bounds[0]])
+        return out
+    if isinstance(raw, list | tuple) and raw and all(isinstance(r, list | tuple) for r in raw):
+        return list(raw)
+    if isinstance(raw, list | tuple) and len(raw) == 2:
+        return [raw]
+    raise InvalidContent("Lines must be ranges like 6-9, 14-15.")
+
+
+def line_ranges(raw, *, line_count: int, title: str) -> list[list[int]] | None:
+    """A section's linked lines as sorted, distinct [from, to] ranges inside the code (None if none)."""
+    if raw in (None, "", [], [None, None], ["", ""]):
+        return None
+    ranges = []
+    for piece in _pieces(raw):
+        one = _one_range(piece, line_count=line_count, title=title)
+        if one is not None and one not in ranges:
+            ranges.append(one)
+    if len(ranges) > MAX_LINE_RANGES:
+        raise InvalidContent(f"'{title}' links {len(ranges)} line ranges; the limit is {MAX_LINE_RANGES}.")
+    return sorted(ranges) or None
 
 
 def clean_sections(queue_kind: str, raw: list[dict], *, line_count: int) -> list[dict]:
@@ -385,7 +419,7 @@ def clean_sections(queue_kind: str, raw: list[dict], *, line_count: int) -> list
         text = str(entry.get("text") or "").replace("\r\n", "\n").strip()
         if len(text) > MAX_SECTION_CHARS:
             raise InvalidContent(f"'{kind.title}' is {len(text)} characters; the limit is {MAX_SECTION_CHARS}.")
-        lines = _line_range(entry.get("lines"), line_count=line_count, title=kind.title) if kind.linkable else None
+        lines = line_ranges(entry.get("lines"), line_count=line_count, title=kind.title) if kind.linkable else None
         if text or lines:
             out.append({"kind": kind.key, "text": text, "lines": lines})
     return out

@@ -65,8 +65,9 @@ def _posted_sections(request, queue_kind: str) -> list[dict] | None:
         if not any(key.startswith(prefix) for key in request.POST):
             continue
         seen = True
-        out.append({"kind": kind.key, "text": request.POST.get(prefix + "text", ""),
-                    "lines": [request.POST.get(prefix + "from", ""), request.POST.get(prefix + "to", "")]})
+        lines = (request.POST.get(prefix + "lines") if prefix + "lines" in request.POST  # "6-9, 14-15"
+                 else [request.POST.get(prefix + "from", ""), request.POST.get(prefix + "to", "")])
+        out.append({"kind": kind.key, "text": request.POST.get(prefix + "text", ""), "lines": lines})
     return out if seen else None
 
 

@@ -61,6 +61,21 @@ def answer_code(kernel: str, host: str | None, path: str) -> str:
     return _block(kernel)
 
 
+def _where(lines) -> str:
+    """" (lines 6–9, 14)" for a section's linked ranges ([[a, b], ...], or one [a, b] pair as
+    sections stored before several ranges were possible)."""
+    if isinstance(lines, list | tuple) and len(lines) == 2 and all(isinstance(n, int) for n in lines):
+        lines = [lines]
+    if not isinstance(lines, list | tuple):
+        return ""
+    ranges = [r for r in lines if isinstance(r, list | tuple) and len(r) == 2 and all(isinstance(n, int) for n in r)]
+    if not ranges:
+        return ""
+    text = ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ranges)
+    single = len(ranges) == 1 and ranges[0][0] == ranges[0][1]
+    return f" (line {text})" if single else f" (lines {text})"
+
+
 def sections_markdown(sections: list[dict], titles: dict[str, str]) -> str:
     """An annotation's sections as markdown, a ``##`` heading per section (empty ones left out)."""
     parts = []
@@ -70,10 +85,7 @@ def sections_markdown(sections: list[dict], titles: dict[str, str]) -> str:
             continue
         kind = str(section.get("kind") or "")
         title = titles.get(kind) or kind.replace("_", " ").capitalize() or "Notes"
-        lines = section.get("lines")
-        where = ""
-        if isinstance(lines, (list, tuple)) and len(lines) == 2 and all(isinstance(n, int) for n in lines):
-            where = f" (lines {lines[0]}–{lines[1]})" if lines[0] != lines[1] else f" (line {lines[0]})"
+        where = _where(section.get("lines"))
         parts.append(f"## {title}{where}\n\n{text}")
     return "\n\n".join(parts)
 

@@ -11,13 +11,15 @@ const ROW = (n) => document.getElementById(`k-L${n}`);
 // --- line selection in a listing -------------------------------------------------------------
 let selection = null; // [start, end]
 
-function paint(className, range) {
+// `ranges` is a list of [from, to] pairs (or null).
+function paint(className, ranges) {
   document.querySelectorAll(`[data-ws-code] tr.${className}`).forEach((row) => row.classList.remove(className));
-  if (!range) return;
-  for (let n = range[0]; n <= range[1]; n += 1) {
-    const row = ROW(n);
-    if (row) row.classList.add(className);
-  }
+  (ranges || []).forEach((range) => {
+    for (let n = range[0]; n <= range[1]; n += 1) {
+      const row = ROW(n);
+      if (row) row.classList.add(className);
+    }
+  });
 }
 
 function lineOf(anchor) {
@@ -40,33 +42,38 @@ function wireListing(root) {
       } else {
         selection = [line, line];
       }
-      paint("ws-sel", selection);
+      paint("ws-sel", [selection]);
       document.body.dataset.wsSelection = `${selection[0]}-${selection[1]}`;
     });
   });
 }
 
-function parseRange(text) {
-  const match = /^(\d+)-(\d+)$/.exec(text || "");
-  return match ? [Number(match[1]), Number(match[2])] : null;
+// "6-9, 14" or "6-9,14-14" -> [[6, 9], [14, 14]]
+function parseRanges(text) {
+  const out = [];
+  (text || "").replace(/–/g, "-").split(",").forEach((part) => {
+    const match = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(part);
+    if (!match) return;
+    const a = Number(match[1]);
+    const b = Number(match[2] || match[1]);
+    if (a > 0 && b > 0) out.push([Math.min(a, b), Math.max(a, b)]);
+  });
+  return out;
 }
 
-function sectionRange(section) {
-  const from = section.querySelector("[data-lines-from]");
-  const to = section.querySelector("[data-lines-to]");
-  if (from && to) {
-    const a = Number(from.value);
-    const b = Number(to.value || from.value);
-    if (a > 0 && b > 0) return [Math.min(a, b), Math.max(a, b)];
-    return null;
-  }
-  return parseRange(section.dataset.lines);
+function formatRanges(ranges) {
+  return ranges.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(", ");
 }
 
-function reveal(range) {
-  paint("ws-linked", range);
-  if (!range) return;
-  const row = ROW(range[0]);
+function sectionRanges(section) {
+  const input = section.querySelector("[data-lines-input]");
+  return parseRanges(input ? input.value : section.dataset.lines);
+}
+
+function reveal(ranges) {
+  paint("ws-linked", ranges);
+  if (!ranges || !ranges.length) return;
+  const row = ROW(ranges[0][0]);
   const scroller = row && row.closest(".ws-code-scroll");
   if (row && scroller) {
     const top = row.offsetTop - scroller.clientHeight / 4;
@@ -78,7 +85,7 @@ function wireSections(root) {
   root.querySelectorAll(".ws-section[data-section], .ws-rsection[data-section]").forEach((section) => {
     if (section.dataset.wired) return;
     section.dataset.wired = "1";
-    const show = () => reveal(sectionRange(section));
+    const show = () => reveal(sectionRanges(section));
     section.addEventListener("focusin", show);
     section.addEventListener("mouseenter", show);
     const chip = section.querySelector("[data-show-lines]");
@@ -91,14 +98,15 @@ function wireSections(root) {
           setTimeout(() => { link.textContent = "Link selection"; }, 1600);
           return;
         }
-        const from = section.querySelector("[data-lines-from]");
-        const to = section.querySelector("[data-lines-to]");
-        from.value = String(selection[0]);
-        to.value = String(selection[1]);
-        section.dataset.lines = `${selection[0]}-${selection[1]}`;
-        from.dispatchEvent(new Event("change", { bubbles: true }));
+        const input = section.querySelector("[data-lines-input]");
+        const ranges = sectionRanges(section);
+        if (!ranges.some(([a, b]) => a === selection[0] && b === selection[1])) ranges.push(selection);
+        ranges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+        input.value = formatRanges(ranges);
+        section.dataset.lines = ranges.map(([a, b]) => `${a}-${b}`).join(",");
+        input.dispatchEvent(new Event("change", { bubbles: true }));
         paintCoverage();
-        reveal(selection);
+        reveal(ranges);
         selection = null;
         paint("ws-sel", null);
       });
@@ -159,16 +167,16 @@ function paintCoverage() {
   if (!pane) return;
   pane.querySelectorAll("tr.ws-covered").forEach((row) => row.classList.remove("ws-covered"));
   document.querySelectorAll(".ws-section[data-section], .ws-rsection[data-section]").forEach((section) => {
-    const range = sectionRange(section);
-    if (!range) return;
-    for (let n = range[0]; n <= range[1]; n += 1) {
-      const row = ROW(n);
-      if (row && pane.contains(row)) row.classList.add("ws-covered");
-    }
+    sectionRanges(section).forEach((range) => {
+      for (let n = range[0]; n <= range[1]; n += 1) {
+        const row = ROW(n);
+        if (row && pane.contains(row)) row.classList.add("ws-covered");
+      }
+    });
   });
 }
 document.addEventListener("change", (event) => {
-  if (event.target.closest && event.target.closest("[data-lines-from], [data-lines-to]")) paintCoverage();
+  if (event.target.closest && event.target.closest("[data-lines-input]")) paintCoverage();
 });
 
 function enhance(root) {

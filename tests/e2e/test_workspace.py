@@ -108,7 +108,8 @@ def _link(page, section: str, start: int, end: int, text: str) -> None:
     page.click(f"[data-testid=link-{section}]")
     box = page.locator(f"#s-{section}-text")
     box.fill(text)
-    expect(page.locator(f"[data-testid=section-{section}] [data-lines-from]")).to_have_value(str(start))
+    expect(page.locator(f"[data-testid=section-{section}] [data-lines-input]")).to_have_value(
+        re.compile(rf"(^|, ){start}(-{end})?(,|$)"))
 
 
 def _wait_saved(page) -> None:
@@ -181,7 +182,7 @@ def test_annotate_fix_review_walkthrough(live_server, browser, page, screenshot,
         explanation = Annotation.objects.get(item=explain_item, annotator=ann)
         assert explanation.status == Status.SUBMITTED
         assert [(s["kind"], s["lines"]) for s in explanation.sections] == [
-            ("partitioning", [first, last]), ("pipeline", [loop_from, loop_to])]
+            ("partitioning", [[first, last]]), ("pipeline", [[loop_from, loop_to]])]
 
         # 2. Fix: diagnose, correct the category, edit the kernel, re-evaluate on the worker.
         page.goto(f"{base}/workspace/q/fix-failures/")

@@ -130,7 +130,10 @@ def test_every_page_renders_for_its_role(people, add_task, fix_queue, submitted)
                                                        "s-sync-from": "2", "s-sync-to": "4", "spent": "12"})
     assert b'data-state="saved"' in saved.content
     anns.refresh_from_db()
-    assert anns.sections == [{"kind": "sync", "text": "EnQue/DeQue order the pipes.", "lines": [2, 4]}]
+    assert anns.sections == [{"kind": "sync", "text": "EnQue/DeQue order the pipes.", "lines": [[2, 4]]}]
+    ann.post(f"/workspace/a/{anns.pk}/save/", {"s-sync-text": "Both ends.", "s-sync-lines": "4-5, 1-2"})
+    anns.refresh_from_db()
+    assert anns.sections[0]["lines"] == [[1, 2], [4, 5]]
     assert anns.time_spent_s == 12
     bad = ann.post(f"/workspace/a/{anns.pk}/save/", {"s-sync-text": "x", "s-sync-from": "900"})
     assert b'data-state="error"' in bad.content and b"outside the kernel" in bad.content

@@ -9,6 +9,7 @@ from django.core.management import call_command
 from annotations import selectors, services
 from annotations.errors import FixNotPassing, InvalidContent, QueueFull
 from annotations.models import Annotation, QueueKind, Status
+from annotations.presenters import section_views
 from tests.platform.annotations.conftest import (
     COMPILE_RESULT,
     EXPERT,
@@ -74,6 +75,24 @@ def test_claim_stops_at_the_overlap_target(people, add_task, explain_queue):
         services.item_claim(third, item)
 
 
+def test_a_section_links_several_line_ranges(people, add_task, explain_queue):
+    item = services.fill_expert_kernels(explain_queue)[0]
+    a = services.item_claim(people["ann"], item)
+    services.annotation_save(people["ann"], a, sections=_sections(("pipeline", "Queues here and there.", "9-10, 2,6–7, 2")))
+    a.refresh_from_db()
+    assert a.sections == [{"kind": "pipeline", "text": "Queues here and there.", "lines": [[2, 2], [6, 7], [9, 10]]}]
+    view = next(v for v in section_views(a) if v.kind.key == "pipeline")
+    assert (view.lines_label, view.lines_text, view.lines_data) == ("L2, L6–7, L9–10", "2, 6-7, 9-10", "2-2,6-7,9-10")
+    # A pair as older clients (and the two-number form) sent it is still one range.
+    services.annotation_save(people["ann"], a, sections=_sections(("pipeline", "One.", [3, 4])))
+    a.refresh_from_db()
+    assert a.sections[0]["lines"] == [[3, 4]]
+    for bad, message in (("2-x", "two numbers"), ("1-" + str(10**6), "outside the kernel"),
+                         (", ".join(f"{a}-{b}" for a in range(1, 8) for b in range(a, a + 4)), "limit is 20")):
+        with pytest.raises(InvalidContent, match=message):
+            services.annotation_save(people["ann"], a, sections=_sections(("pipeline", "x", bad)))
+
+
 def test_autosave_validates_line_ranges_and_counts_time(people, add_task, explain_queue):
     item = services.fill_expert_kernels(explain_queue)[0]
     a = services.item_claim(people["ann"], item)
@@ -81,8 +100,8 @@ def test_autosave_validates_line_ranges_and_counts_time(people, add_task, explai
         ("pipeline", "Double-buffered queues.", ["6", "7"]), ("partitioning", "", [None, None]),
         ("perf", "MTE2-bound.", [9, 9])), spent_s=42)
     a.refresh_from_db()
-    assert a.sections == [{"kind": "pipeline", "text": "Double-buffered queues.", "lines": [6, 7]},
-                          {"kind": "perf", "text": "MTE2-bound.", "lines": [9, 9]}]
+    assert a.sections == [{"kind": "pipeline", "text": "Double-buffered queues.", "lines": [[6, 7]]},
+                          {"kind": "perf", "text": "MTE2-bound.", "lines": [[9, 9]]}]
     assert a.time_spent_s == 42
     services.annotation_save(people["ann"], a, spent_s=10_000)  # a tab left open: capped
     a.refresh_from_db()
