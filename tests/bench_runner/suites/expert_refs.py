@@ -23,9 +23,10 @@ from bench_runner.contracts import EvaluationResult, number
 from bench_runner.tasks import Task
 
 REFS = Path(__file__).with_name("expert_results.json")
-#: A case's error may move by this share of its tightest absolute tolerance (accumulation order
-#: in a faster loop); cycles may not move at all.
-ERROR_SLACK = 0.25
+#: A case's error may move by its tightest absolute tolerance or by the stored error itself,
+#: whichever is larger: accumulation order moves it (a faster loop; atomic adds from cores that
+#: run on threads, in whatever order they arrive, as on the NPU). Cycles may not move at all.
+ERROR_SLACK = 1.0
 #: The master seed of the experts' trials, so the stored figures are reproducible.
 SEED = 20261202
 
@@ -55,8 +56,9 @@ def differences(task: Task, fresh: dict[str, dict[str, Any]], stored: dict[str, 
         if now["cycles"] != then["cycles"]:
             problems.append(f"{name}: cycles {now['cycles']} != stored {then['cycles']}")
         a, b = now["max_abs_err"], then["max_abs_err"]
-        if (a is None) != (b is None) or (a is not None and abs(a - b) > ERROR_SLACK * atol + 1e-12):
-            problems.append(f"{name}: max_abs_err {a} != stored {b} (slack {ERROR_SLACK * atol:g})")
+        slack = max(ERROR_SLACK * atol, b or 0.0) + 1e-12
+        if (a is None) != (b is None) or (a is not None and abs(a - b) > slack):
+            problems.append(f"{name}: max_abs_err {a} != stored {b} (slack {slack:g})")
     return problems
 
 
