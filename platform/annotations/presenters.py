@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from annotations import roles
 from annotations.models import Annotation, Item, QueueKind, ReviewComment, Status
 from annotations.schema import SectionKind, category_choices, section_kinds
-from annotations.selectors import primary_evaluation, review_annotations
+from annotations.selectors import measured_evaluation, primary_evaluation, review_annotations
 from submissions import diffs
 from submissions.highlight import render_markdown
 from submissions.presenters import evaluation_view, listing, source_listings
+from tasks.presenters import spec_view
 
 
 @dataclass
@@ -102,6 +103,16 @@ def fix_status_context(annotation: Annotation) -> dict:
     }
 
 
+def _measured_context(item: Item) -> dict:
+    """What the explanation's performance section needs beside the code: the task's spec and
+    the kernel's measured result (cycles per case, pipe busy time, the timeline)."""
+    version = item.task_version or (item.task.current_version if item.task_id else None)
+    spec = spec_view(version.spec, item.task.dtypes or ()) if version is not None and item.task_id else None
+    evaluation, submission = measured_evaluation(item)
+    measured = evaluation_view(evaluation, submission) if evaluation is not None else None
+    return {"spec": spec, "measured": measured, "measured_submission": submission}
+
+
 def editor_context(annotation: Annotation, *, user) -> dict:
     item = annotation.item
     comments = _latest_comments(annotation) if annotation.status == Status.CHANGES_REQUESTED else []
@@ -118,6 +129,7 @@ def editor_context(annotation: Annotation, *, user) -> dict:
     }
     if item.kind == QueueKind.EXPLAIN:
         context["code"] = listing("kernel", "kernel.cpp", item.kernel)
+        context.update(_measured_context(item))
     elif item.kind == QueueKind.FIX:
         context.update(_failing_context(item))
         context.update(fix_status_context(annotation))
@@ -180,6 +192,7 @@ def review_context(item: Item, *, user) -> dict:
     }
     if item.kind == QueueKind.EXPLAIN:
         context["code"] = listing("kernel", "kernel.cpp", item.kernel)
+        context.update(_measured_context(item))
     elif item.kind == QueueKind.FIX:
         context.update(_failing_context(item))
     elif item.kind == QueueKind.DOCQA:

@@ -22,7 +22,8 @@ from django.utils import timezone
 from annotations import roles
 from annotations.errors import NotVisible
 from annotations.models import Annotation, Item, Queue, QueueKind, Status
-from submissions.models import Evaluation, Submission
+from submissions.intake import source_sha256
+from submissions.models import Evaluation, Submission, Visibility
 from submissions.selectors import visibility_q
 
 
@@ -30,6 +31,20 @@ def primary_evaluation(submission: Submission | None) -> Evaluation | None:
     if submission is None:
         return None
     return submission.evaluations.order_by("pk").first()
+
+
+def measured_evaluation(item) -> tuple[Evaluation | None, Submission | None]:
+    """The judged run an explanation's performance section can cite: the item's own submission's,
+    or for an expert kernel the latest passing evaluation of the same source on its task."""
+    if item.submission_id is not None:
+        return primary_evaluation(item.submission), item.submission
+    if item.task_id is None or not item.kernel:
+        return None, None
+    evaluation = (Evaluation.objects.filter(submission__task_id=item.task_id, passed=True,
+                                            submission__sha256=source_sha256(item.kernel, None),
+                                            submission__visibility=Visibility.PUBLIC)
+                  .select_related("submission").order_by("-finished_at").first())
+    return (evaluation, evaluation.submission) if evaluation is not None else (None, None)
 
 
 # --- visibility ----------------------------------------------------------------------------------
