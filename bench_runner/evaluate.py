@@ -13,15 +13,28 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import math
+import os
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bench_runner import cache as cache_mod
-from bench_runner import dtypes, reference, sandbox, static_check, tasks, toolchains, verify
+from bench_runner import (
+    dtypes,
+    launcher,
+    reference,
+    sandbox,
+    static_check,
+    tasks,
+    toolchains,
+    verify,
+)
 from bench_runner.contracts import (
     EVALUATOR_VERSION,
     SCHEMA_VERSION,
@@ -297,14 +310,54 @@ def trial_seed(master: int, case: str, index: int) -> int:
     return int.from_bytes(digest[:8], "little") >> 1
 
 
+#: Cases with at least this many input elements draw their trials' inputs, goldens and poison on
+#: several threads (numpy releases the GIL for the bulk work) when cores are idle; each trial has
+#: its own generator, so the values are the same as drawn one after another.
+PARALLEL_TRIAL_ELEMENTS = 1 << 20
+_MAX_TRIAL_THREADS = 4
+
+
+def _trial_threads(n_trials: int) -> int:
+    """Threads for drawing trials: one per idle core (this thread's included), at most 4.
+
+    On a machine already busy (the platform's workers run one evaluation per core) more threads
+    would only contend for the same cores and hold more memory at once.
+    """
+    cores = os.cpu_count() or 1
+    try:
+        busy = os.getloadavg()[0]
+    except OSError:
+        busy = 0.0
+    return max(1, min(n_trials, _MAX_TRIAL_THREADS, cores, int(cores - busy + 1.5)))
+
+
 def _make_trials(task: tasks.Task, case: tasks.CaseSpec, master: int, n_random: int) -> list[Trial]:
     seeds = [(case.seed, True)] + [(trial_seed(master, case.name, i), False) for i in range(n_random)]
-    trials = []
-    for i, (s, listed) in enumerate(seeds):
+
+    def make(item: tuple[int, tuple[int, bool]], poison: bool = False) -> Trial:
+        i, (s, listed) = item
         inputs = reference.make_inputs(task, case, s)
         golden = reference.golden(task, case, inputs)
-        trials.append(Trial(i, s, listed, inputs, golden))
-    return trials
+        trial = Trial(i, s, listed, inputs, golden)
+        if poison:  # else write_trial_files draws it
+            launcher.prepare_poison(task, trial)
+        return trial
+
+    if _input_elements(task, case) < PARALLEL_TRIAL_ELEMENTS or (workers := _trial_threads(len(seeds))) < 2:
+        return [make(item) for item in enumerate(seeds)]
+    # map() hands results back in order and re-raises the first failure in that order, as the loop would.
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="akgen-trial") as pool:
+        return list(pool.map(lambda item: make(item, poison=True), enumerate(seeds)))
+
+
+def _input_elements(task: tasks.Task, case: tasks.CaseSpec) -> int:
+    total = 0
+    for spec in task.inputs:
+        n = 1
+        for d in case.shape_of(spec):
+            n *= d
+        total += n
+    return total
 
 
 def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run: CaseRun,
@@ -363,7 +416,7 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
     return CaseResult(**out)
 
 
-def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: dict[str, bytes],
+def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: dict[str, bytes | memoryview],
                  tiling: dict[str, Any] | None) -> tuple[dict[str, Any], list[Diagnostic]]:
     checks: list[dict[str, Any]] = []
     diags: list[Diagnostic] = []
@@ -395,7 +448,7 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         if spec.name in aliases:
             continue
         after = buffers.get(spec.name)
-        if after is not None and after != trial.inputs[spec.name].tobytes():
+        if after is not None and not _same_bytes(after, trial.inputs[spec.name]):
             inputs_ok = False
             diag = Diagnostic(Category.INPUT_MUTATION, f"input {spec.name!r} was modified by the kernel "
                               "(only in-place tasks may write their inputs)", source="verifier")
@@ -411,6 +464,18 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         "max_rel_err": max((c["max_rel_err"] for c in outs), default=0.0),
         "mismatch_count": sum(c["mismatch_count"] for c in outs),
     }, diags
+
+
+def _same_bytes(raw: bytes | memoryview, array: np.ndarray) -> bool:
+    """Whether ``raw`` holds exactly ``array``'s bytes (compared in place, without a copy of either)."""
+    data = np.ascontiguousarray(array)
+    if len(raw) != data.nbytes:
+        return False
+    if not data.nbytes:
+        return True
+    width = next(w for w in (8, 4, 2, 1) if data.nbytes % w == 0)
+    return bool(np.array_equal(np.frombuffer(raw, dtype=np.uint8).view(f"u{width}"),
+                               data.reshape(-1).view(np.uint8).view(f"u{width}")))
 
 
 def inputs_at(task: tasks.Task, trial: Trial, shape: tuple[int, ...], index: tuple[int, ...] | None) -> dict[str, float]:

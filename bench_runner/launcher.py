@@ -169,55 +169,102 @@ class Trial:
     poison: dict[str, np.ndarray] = field(default_factory=dict)
 
 
+#: Per float dtype: the quiet-NaN bits of the poison, the mask of its payload bits (the payload
+#: is never 0, so the poison is never the canonical NaN a kernel may compute) and the unsigned
+#: integer of the dtype's width.
+_NAN_POISON = {"float32": (0x7FC00000, (1 << 22) - 1, np.uint32), "float16": (0x7E00, (1 << 9) - 1, np.uint16),
+               "bfloat16": (0x7FC0, (1 << 6) - 1, np.uint16)}
+#: Bits of a positive infinity per float dtype: a value is a NaN when its bits without the sign
+#: are above them.
+_INF_BITS = {"float32": 0x7F800000, "float16": 0x7C00, "bfloat16": 0x7F80}
+_ABS_MASK = {"float32": 0x7FFFFFFF, "float16": 0x7FFF, "bfloat16": 0x7FFF}
+
+
 def poison_like(spec_dtype: dtypes.DType, shape: tuple[int, ...], avoid: np.ndarray | None = None) -> np.ndarray:
     """Fresh, unpredictable filler for an output buffer, so unwritten elements fail.
 
-    Floats get quiet NaNs with random payloads, bools an invalid byte, integers random values.
-    Where ``avoid`` (the golden) would equal the filler, the filler is nudged, so no unwritten
-    element can pass by luck; that tells a kernel reading its output buffer nothing useful.
+    Floats get quiet NaNs with random non-zero payloads, bools an invalid byte, integers random
+    values. Where ``avoid`` (the golden) would equal the filler, the filler is nudged (a NaN of
+    the golden faces a zero), so no unwritten element can pass by luck; that tells a kernel
+    reading its output buffer nothing useful. Built in place from raw random words, in the
+    dtype's width (no wider temporaries); the golden's NaNs are found from their bit patterns.
     """
     n = int(np.prod(shape, dtype=np.int64))
-    rng = np.random.default_rng(secrets.randbits(64))
     name = spec_dtype.name
     if name == "bool":
         return np.full(shape, 0xA5, dtype=np.uint8).view(np.bool_)
-    if name == "float32":
-        out = (np.uint32(0x7FC00000) | rng.integers(1, 1 << 22, n, dtype=np.uint32)).view(np.float32)
-    elif name == "float16":
-        out = (np.uint16(0x7E00) | rng.integers(1, 1 << 9, n, dtype=np.uint16)).view(np.float16)
-    elif name == "bfloat16":
-        out = np.uint16(0x7FC0) | rng.integers(1, 1 << 6, n, dtype=np.uint16)
+    nbytes = n * spec_dtype.itemsize
+    words = np.random.PCG64(secrets.randbits(64)).random_raw(-(-nbytes // 8))  # fresh, writable
+    raw = words.view(np.uint8)[:nbytes]
+    if name in _NAN_POISON:
+        quiet, payload_mask, word = _NAN_POISON[name]
+        out = raw.view(word)
+        np.bitwise_and(out, word(payload_mask), out=out)
+        np.bitwise_or(out, out == 0, out=out)  # payload 0 -> 1
+        np.bitwise_or(out, word(quiet), out=out)
+        out = out.view(spec_dtype.storage)
     else:
-        out = rng.integers(0, 256, n * spec_dtype.itemsize, dtype=np.uint8).view(spec_dtype.storage)
+        out = raw.view(spec_dtype.storage)
     out = out.reshape(shape)
     if avoid is not None:
         if spec_dtype.is_float:
-            golden_nan = np.isnan(dtypes.to_float64(avoid, spec_dtype))
-            out[golden_nan] = 0
+            at = _nan_positions(np.asarray(avoid), spec_dtype)
+            if at.size:
+                out.reshape(-1)[at] = 0
         else:
             same = out == avoid
-            out[same] = out[same] + np.array(1, dtype=spec_dtype.storage)
+            if same.any():
+                out[same] = out[same] + np.array(1, dtype=spec_dtype.storage)
     return out
 
 
+def _nan_positions(values: np.ndarray, dtype: dtypes.DType, step: int = 1 << 18) -> np.ndarray:
+    """Flat indices of the NaNs among stored float values, from their bits (no float64 copy)."""
+    if values.dtype != dtype.storage:  # not in storage form: decode as the rules do
+        return np.flatnonzero(np.isnan(dtypes.to_float64(values, dtype)))
+    word = _NAN_POISON[dtype.name][2]
+    bits = np.ascontiguousarray(values).reshape(-1).view(word)
+    abs_mask, inf = word(_ABS_MASK[dtype.name]), word(_INF_BITS[dtype.name])
+    found = []
+    for start in range(0, bits.size, step):
+        nan = (bits[start:start + step] & abs_mask) > inf
+        if nan.any():
+            found.append(np.flatnonzero(nan) + start)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
+
+
 def write_trial_files(task: Task, case_index: int, trial: Trial, inputs_dir: Path) -> dict[str, str]:
-    """Write one trial's GM buffers; returns buffer name -> path relative to the box."""
+    """Write one trial's GM buffers; returns buffer name -> path relative to the box.
+
+    Each array goes from its own memory to the file in one write (no intermediate bytes copy).
+    """
     files = {}
     for spec in task.inputs:
         files[spec.name] = _write(inputs_dir, f"c{case_index}t{trial.index}_{spec.name}.bin", trial.inputs[spec.name])
+    prepare_poison(task, trial)
     for spec in task.outputs:
         if spec.alias is not None:
             continue
-        golden = trial.golden[spec.name]
-        trial.poison[spec.name] = poison_like(spec.dtype, golden.shape, golden)
         files[spec.name] = _write(inputs_dir, f"c{case_index}t{trial.index}_{spec.name}.bin",
                                   trial.poison[spec.name])
     return files
 
 
+def prepare_poison(task: Task, trial: Trial) -> None:
+    """Draw the poison of every output buffer of ``trial`` that has none yet (write_trial_files
+    does it; the evaluator may do it earlier, while it draws a large case's trials on threads)."""
+    for spec in task.outputs:
+        if spec.alias is None and spec.name not in trial.poison:
+            golden = trial.golden[spec.name]
+            trial.poison[spec.name] = poison_like(spec.dtype, golden.shape, golden)
+
+
 def _write(folder: Path, name: str, array: np.ndarray) -> str:
     path = folder / name
-    path.write_bytes(np.ascontiguousarray(array).tobytes())
+    data = np.ascontiguousarray(array)
+    with open(path, "wb") as f:
+        if data.size:
+            f.write(memoryview(data.reshape(-1).view(np.uint8)))
     return f"../{folder.name}/{name}"
 
 
@@ -253,7 +300,8 @@ def manifest_text(task: Task, case: CaseSpec, trial_files: list[dict[str, str]],
 
 @dataclass(slots=True)
 class TrialOutput:
-    buffers: dict[str, bytes] = field(default_factory=dict)
+    #: Buffer name -> its bytes: a read-only memoryview into the stream's data (no copy).
+    buffers: dict[str, bytes | memoryview] = field(default_factory=dict)
     report: bytes | None = None
     tiling: dict[str, Any] | None = None
     done: bool = False
@@ -267,23 +315,31 @@ class StreamResult:
     status_message: str = ""
 
 
-def parse_stream(data: bytes, *, trials: int, buffer_names: set[str], max_buffer_bytes: int) -> StreamResult:
-    """Parse the driver's records; a truncated tail (the process died) is fine, garbage is not."""
+def parse_stream(data: bytes | bytearray | memoryview, *, trials: int, buffer_names: set[str],
+                 max_buffer_bytes: int) -> StreamResult:
+    """Parse the driver's records; a truncated tail (the process died) is fine, garbage is not.
+
+    Buffers come back as read-only views into ``data`` (which they keep alive), not as copies:
+    ``np.frombuffer`` reads them in place. Reports, tiling and status records are small and copied.
+    """
+    view = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
+    view = view.toreadonly()
+    size = len(view)
     out = [TrialOutput() for _ in range(trials)]
     result = StreamResult(out)
     pos = 0
-    while pos < len(data):
-        if len(data) - pos < _HEADER.size:
+    while pos < size:
+        if size - pos < _HEADER.size:
             break  # died while writing a header
-        magic, kind, trial, name_len, n = _HEADER.unpack_from(data, pos)
+        magic, kind, trial, name_len, n = _HEADER.unpack_from(view, pos)
         if magic != b"AKGR" or (trial >= trials and kind != REC_STATUS) or name_len > 64:
             raise StreamError(f"malformed result record at byte {pos}")
         start = pos + _HEADER.size
         end = start + name_len + n
-        if n > max_buffer_bytes or end > len(data):
+        if n > max_buffer_bytes or end > size:
             break  # died while writing a payload (or claims more than can exist)
-        name = data[start:start + name_len].decode("ascii", errors="replace")
-        payload = data[start + name_len:end]
+        name = bytes(view[start:start + name_len]).decode("ascii", errors="replace")
+        payload = view[start + name_len:end]
         pos = end
         t = out[min(trial, trials - 1)]
         if kind == REC_BUFFER:
@@ -291,17 +347,17 @@ def parse_stream(data: bytes, *, trials: int, buffer_names: set[str], max_buffer
                 raise StreamError(f"result stream names an unknown buffer {name!r}")
             t.buffers[name] = payload
         elif kind == REC_REPORT:
-            t.report = payload
+            t.report = bytes(payload)
         elif kind == REC_TILING:
             if len(payload) >= 24:
                 block_dim, workspace, key = struct.unpack_from("=QQQ", payload)
                 t.tiling = {"block_dim": int(block_dim), "workspace_bytes": int(workspace),
-                            "tiling_key": int(key), "tiling_bytes": payload[24:].hex()[:512]}
+                            "tiling_key": int(key), "tiling_bytes": bytes(payload[24:280]).hex()[:512]}
         elif kind == REC_TRIAL_DONE:
             t.done = True
         elif kind == REC_STATUS:
             result.status = name
-            result.status_message = payload.decode("utf-8", errors="replace")[:2000]
+            result.status_message = bytes(payload).decode("utf-8", errors="replace")[:2000]
         else:
             raise StreamError(f"unknown result record kind {kind}")
     return result

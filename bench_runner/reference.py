@@ -91,12 +91,37 @@ def make_inputs(task: Task, case: CaseSpec, seed: int) -> dict[str, np.ndarray]:
             raise TaskFormatError(path, "make_inputs", f"a value for every input (missing {spec.name!r})")
         lo, hi = spec.value_range or ((-1.0, 1.0) if spec.dtype.is_float else (-8.0, 8.0))
         if spec.dtype.name == "bool":
-            out[spec.name] = rng.random(shape) < 0.5
+            out[spec.name] = _in_steps(shape, np.dtype(np.bool_), lambda k: rng.random(k) < 0.5)
         elif spec.dtype.is_float:
-            out[spec.name] = dtypes.from_float64(rng.uniform(lo, hi, shape), spec.dtype)
+            out[spec.name] = _in_steps(shape, spec.dtype.storage, lambda k, lo=lo, hi=hi, d=spec.dtype:
+                                       dtypes.from_float64(rng.uniform(lo, hi, k), d))
         else:
             out[spec.name] = rng.integers(int(lo), int(hi), shape, endpoint=True).astype(spec.dtype.storage)
     return out
+
+
+#: Elements drawn per step by the default generator (its float64 draws stay this small).
+DRAW_STEP = 1 << 18
+
+
+def _in_steps(shape: tuple[int, ...], storage: np.dtype, draw: Callable[[int], np.ndarray]) -> np.ndarray:
+    """``draw(n)`` for the whole shape, made as consecutive draws of DRAW_STEP elements each into
+    the stored array, without a float64 array of the whole size.
+
+    The same values as one draw: ``Generator.random`` and ``Generator.uniform`` take exactly one
+    64-bit word per element, in order, so the stream does not depend on how it is split (integer
+    draws buffer words across elements and are never split).
+    """
+    n = 1
+    for d in shape:
+        n *= d
+    if n <= DRAW_STEP:
+        return np.ascontiguousarray(draw(n), dtype=storage).reshape(shape)
+    out = np.empty(n, dtype=storage)
+    for start in range(0, n, DRAW_STEP):
+        stop = min(n, start + DRAW_STEP)
+        out[start:stop] = draw(stop - start)
+    return out.reshape(shape)
 
 
 def _store(arr: np.ndarray, dtype: dtypes.DType) -> np.ndarray:
