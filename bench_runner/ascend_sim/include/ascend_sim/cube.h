@@ -8,6 +8,25 @@
 
 namespace AscendC {
 
+namespace sim {
+// The cube's multiply kernels (cube_impl.h, "Multiply kernels"), shared with the Matmul API
+// (lib/matmul_intf.h): c += packed A x packed B, each element summed in increasing k.
+#ifndef ASCEND_SIM_GEMM_TILE  // also in cube_impl.h, which comes first in header-only builds
+#define ASCEND_SIM_GEMM_TILE
+constexpr uint32_t kGemmRows = 4;   // rows of an A panel (divides 16: a tile stays in one L0C fractal)
+constexpr uint32_t kGemmCols = 16;  // columns of a B panel (one L0C fractal row)
+#endif
+ASCEND_SIM_API void cube_gemm_f32(const float* ap, const float* bp, float* c, uint32_t m, uint32_t n, uint32_t k,
+                                  size_t ldc, size_t cbs);
+ASCEND_SIM_API void cube_gemm_i32(const int32_t* ap, const int32_t* bp, int32_t* c, uint32_t m, uint32_t n, uint32_t k,
+                                  size_t ldc, size_t cbs);
+// Whether [p, p + bytes) lies inside one GmAlloc'd buffer (no tail slack).
+ASCEND_SIM_API bool cube_gm_inside(const void* p, uint64_t bytes);
+// A per-thread scratch buffer of at least `bytes` (slots 0..5; zeroed if asked), valid until the
+// next call for the same slot on this thread.
+ASCEND_SIM_API void* cube_scratch(int slot, size_t bytes, bool zero);
+}  // namespace sim
+
 // ---- GM -> L1 (A1 / B1 / C1), ND -> NZ ----
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& intriParams,

@@ -71,6 +71,23 @@ ASCEND_SIM_API uint64_t l1_load_cycles(CoreCtx& c, uint64_t bytes) {
     return c.soc->mte2_l1_latency + static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / c.l1_l2_bpc));
 }
 
+// Whether [p, p + bytes) lies inside one GmAlloc'd buffer: then every check_gm on a part of it
+// passes, and the element- or row-wise checks can be skipped.
+ASCEND_SIM_API bool cube_gm_inside(const void* p, uint64_t bytes) { return gm_contains(p, bytes, nullptr); }
+
+// Whether every one of `bytes` shadow bytes (a multiple of 32) is 1, i.e. written, 32 at a time.
+static inline bool shadow_all_set(const uint8_t* sh, size_t bytes) {
+    typedef uint64_t v4u __attribute__((vector_size(32)));
+    const v4u ones = {0x0101010101010101ull, 0x0101010101010101ull, 0x0101010101010101ull, 0x0101010101010101ull};
+    v4u diff = {0, 0, 0, 0};
+    for (size_t o = 0; o < bytes; o += 32) {
+        v4u w;
+        std::memcpy(&w, sh + o, 32);
+        diff |= w ^ ones;
+    }
+    return (diff[0] | diff[1] | diff[2] | diff[3]) == 0;
+}
+
 // ------------------------------------------------------------------------------------------
 // GM -> L1 with ND -> NZ conversion (DataCopy with Nd2NzParams)
 // ------------------------------------------------------------------------------------------
@@ -102,26 +119,53 @@ ASCEND_SIM_API void cube_nd2nz(const TensorRef& dst, const void* gm, uint32_t es
     }
     need(d, last * esize, "DataCopy", "dst (LocalTensor)", loc);
     const uint8_t* g = static_cast<const uint8_t*>(gm);
+    // Every source row inside one GmAlloc'd buffer: the per-row check_gm would pass for each.
+    const uint64_t src_end = static_cast<uint64_t>(p.ndNum - 1) * p.srcNdMatrixStride +
+                             static_cast<uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue;
+    const bool gm_ok = cube_gm_inside(g, src_end * esize);
     uint64_t bytes = 0;
     for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
         const uint64_t sbase = static_cast<uint64_t>(nd) * p.srcNdMatrixStride;
         const uint64_t dbase = static_cast<uint64_t>(nd) * p.dstNzMatrixStride;
-        for (uint32_t r = 0; r < p.nValue; ++r) {
-            const uint8_t* row = g + (sbase + static_cast<uint64_t>(r) * p.srcDValue) * esize;
-            check_gm(row, static_cast<uint64_t>(p.dValue) * esize, false, "DataCopy", loc);
-            l2_touch(row, static_cast<uint64_t>(p.dValue) * esize);
-            for (uint32_t blk = 0; blk < dblocks; ++blk) {
-                const uint64_t doff =
-                    (dbase + static_cast<uint64_t>(blk) * p.dstNzC0Stride * c0 + static_cast<uint64_t>(r) * p.dstNzNStride * c0) *
-                    esize;
-                const uint32_t col0 = blk * c0;
-                const uint32_t ncols = std::min<uint32_t>(c0, p.dValue - col0);
+        auto src_row = [&](uint32_t r) { return g + (sbase + static_cast<uint64_t>(r) * p.srcDValue) * esize; };
+        auto copy_block = [&](uint32_t r, uint32_t blk) {
+            const uint8_t* row = src_row(r);
+            const uint64_t doff =
+                (dbase + static_cast<uint64_t>(blk) * p.dstNzC0Stride * c0 + static_cast<uint64_t>(r) * p.dstNzNStride * c0) *
+                esize;
+            const uint32_t col0 = blk * c0;
+            const uint32_t ncols = std::min<uint32_t>(c0, p.dValue - col0);
+            if (ncols == c0) {  // a whole 32-byte block: fixed-size copies the compiler inlines
+                std::memcpy(d.data + doff, row + static_cast<uint64_t>(col0) * esize, ONE_BLK_SIZE);
+            } else {
                 std::memcpy(d.data + doff, row + static_cast<uint64_t>(col0) * esize, static_cast<size_t>(ncols) * esize);
-                if (ncols < c0) std::memset(d.data + doff + ncols * esize, 0, (c0 - ncols) * esize);  // zero pad to C0
-                mark_written(d, doff, ONE_BLK_SIZE);
+                std::memset(d.data + doff + ncols * esize, 0, (c0 - ncols) * esize);  // zero pad to C0
             }
-            bytes += (static_cast<uint64_t>(p.dValue) * esize + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
+            std::memset(d.shadow + doff, 1, ONE_BLK_SIZE);  // mark_written
+        };
+        // The destination blocks of this matrix are pairwise distinct (row r of block column blk at
+        // blk * dstNzC0Stride + r * dstNzNStride, in 32-byte units): the copy order cannot matter,
+        // so 16 rows go block column by block column (contiguous writes, no 4 KiB-strided stores).
+        const bool disjoint = p.dstNzNStride >= 1 &&
+                              (dblocks == 1 || p.dstNzC0Stride >= static_cast<uint64_t>(p.nValue - 1) * p.dstNzNStride + 1);
+        if (gm_ok && disjoint) {
+            for (uint32_t r = 0; r < p.nValue; ++r) l2_touch(src_row(r), static_cast<uint64_t>(p.dValue) * esize);
+            for (uint32_t r0 = 0; r0 < p.nValue; r0 += 16) {
+                const uint32_t r1 = std::min<uint32_t>(p.nValue, r0 + 16);
+                for (uint32_t blk = 0; blk < dblocks; ++blk) {
+                    for (uint32_t r = r0; r < r1; ++r) copy_block(r, blk);
+                }
+            }
+        } else {  // row by row, each row checked first (as it always was)
+            for (uint32_t r = 0; r < p.nValue; ++r) {
+                const uint8_t* row = src_row(r);
+                if (!gm_ok) check_gm(row, static_cast<uint64_t>(p.dValue) * esize, false, "DataCopy", loc);
+                l2_touch(row, static_cast<uint64_t>(p.dValue) * esize);
+                for (uint32_t blk = 0; blk < dblocks; ++blk) copy_block(r, blk);
+            }
         }
+        bytes += static_cast<uint64_t>(p.nValue) *
+                 ((static_cast<uint64_t>(p.dValue) * esize + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE);
     }
     c.l1_read += bytes;
     charge(c, Pipe::MTE2, l1_load_cycles(c, bytes), "DataCopy(Nd2Nz)", loc, {{d.blk, true}});
@@ -167,9 +211,6 @@ ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, cons
     } else {
         sbase = static_cast<const uint8_t*>(gm);
     }
-    const uint32_t c0 = ONE_BLK_SIZE / esize;
-    uint8_t tmp[kFractal];
-    uint8_t tmp_sh[kFractal];
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         const uint64_t so = (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * kFractal;
         const uint64_t dof = static_cast<uint64_t>(r) * (1u + p.dstGap) * kFractal;
@@ -179,15 +220,26 @@ ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, cons
             l2_touch(sp, kFractal);
         }
         const uint8_t* ssh = src ? s.shadow + so : nullptr;
-        if (p.ifTranspose) {
+        if (p.ifTranspose) {  // 16-bit elements (checked above): a 16 x 16 transpose
+            uint16_t out[256];
             for (uint32_t i = 0; i < 16; ++i) {
-                for (uint32_t j = 0; j < c0; ++j) {
-                    std::memcpy(tmp + (j * 16 + i) * esize, sp + (i * c0 + j) * esize, esize);
-                    std::memset(tmp_sh + (j * 16 + i) * esize, ssh ? ssh[(i * c0 + j) * esize] : 1, esize);
-                }
+                uint16_t in[16];
+                std::memcpy(in, sp + i * 32, 32);
+                for (uint32_t j = 0; j < 16; ++j) out[j * 16 + i] = in[j];
             }
-            std::memcpy(d.data + dof, tmp, kFractal);
-            std::memcpy(d.shadow + dof, tmp_sh, kFractal);
+            std::memcpy(d.data + dof, out, kFractal);
+            // Both shadow bytes of an element take its first source shadow byte (all 1: all written).
+            if (!ssh || shadow_all_set(ssh, kFractal)) {
+                std::memset(d.shadow + dof, 1, kFractal);
+            } else {
+                for (uint32_t i = 0; i < 16; ++i) {
+                    for (uint32_t j = 0; j < 16; ++j) {
+                        const uint16_t v = ssh[(i * 16 + j) * 2];
+                        out[j * 16 + i] = static_cast<uint16_t>(v | v << 8);
+                    }
+                }
+                std::memcpy(d.shadow + dof, out, kFractal);
+            }
         } else {
             std::memmove(d.data + dof, sp, kFractal);
             if (ssh) {
@@ -275,8 +327,491 @@ ASCEND_SIM_API void cube_load3d(const TensorRef& dst, const TensorRef& src, uint
 }
 
 // ------------------------------------------------------------------------------------------
+// Multiply kernels behind Mmad and the Matmul API (cube_gemm_f32 / cube_gemm_i32).
+//
+// Accumulation order (bit-for-bit what the element-by-element loop gave): every output element
+// starts from its initial value in C (the old L0C value, the bias, or 0) and adds the products
+// A[i, kk] * B[kk, j] one at a time in increasing kk, in float (int32 for int8), each product
+// and each sum rounded on its own. The kernels vectorise across j (independent outputs) and
+// block over rows, so no element's order changes; FMA contraction is off for this region and
+// the vector targets below do not include FMA.
+//
+// Packed operands (built by the callers, zero beyond the valid rows / columns):
+//   ap: panels of kRows rows: element (i, kk) at ((i / kRows) * k + kk) * kRows + i % kRows
+//   bp: panels of kCols columns: element (kk, j) at ((j / kCols) * k + kk) * kCols + j % kCols
+//   c:  element (i, j) at (j / kCols) * cbs + i * ldc + j % kCols: row-major C is cbs = kCols,
+//       ldc = row length; L0C's Nz layout is cbs = 16 * 16 * ceil(m / 16), ldc = 16.
+// Only the m x n elements of c are read and written.
+// ------------------------------------------------------------------------------------------
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#ifndef ASCEND_SIM_GEMM_TILE  // also in cube.h (the declarations the Matmul API uses)
+#define ASCEND_SIM_GEMM_TILE
+constexpr uint32_t kGemmRows = 4;   // rows of an A panel (divides 16: a tile stays in one L0C fractal)
+constexpr uint32_t kGemmCols = 16;  // columns of a B panel (one L0C fractal row)
+#endif
+namespace mmk {
+constexpr uint32_t kRows = kGemmRows;
+constexpr uint32_t kCols = kGemmCols;
+static_assert(16 % kRows == 0 && kCols == 16, "tiles must line up with L0C's 16 x 16 fractals");
+
+typedef float vf8 __attribute__((vector_size(32)));
+typedef uint32_t vu8 __attribute__((vector_size(32)));  // int32 sums wrap like the int64 sum truncated
+typedef float vf4x __attribute__((vector_size(16)));
+typedef uint32_t vu4x __attribute__((vector_size(16)));
+
+template <typename V>
+struct Lane;
+template <>
+struct Lane<vf8> {
+    using S = float;
+};
+template <>
+struct Lane<vu8> {
+    using S = uint32_t;
+};
+template <>
+struct Lane<vf4x> {
+    using S = float;
+};
+template <>
+struct Lane<vu4x> {
+    using S = uint32_t;
+};
+
+// Rows [r0, r0 + NR) of one kRows x kCols tile: c (row stride ldc) += ap-panel x bp-panel over k,
+// with NR x (kCols / lanes) accumulator vectors.
+template <typename V, uint32_t NR>
+static inline __attribute__((always_inline)) void tile_rows(const typename Lane<V>::S* __restrict ap,
+                                                            const typename Lane<V>::S* __restrict bp, uint32_t k,
+                                                            typename Lane<V>::S* c, size_t ldc, uint32_t r0) {
+    using S = typename Lane<V>::S;
+    constexpr uint32_t L = sizeof(V) / sizeof(S), NV = kCols / L;
+    V acc[NR][NV];
+    for (uint32_t r = 0; r < NR; ++r) {
+        for (uint32_t v = 0; v < NV; ++v) std::memcpy(&acc[r][v], c + (r0 + r) * ldc + v * L, sizeof(V));
+    }
+    for (uint32_t kk = 0; kk < k; ++kk) {
+        V b[NV];
+        for (uint32_t v = 0; v < NV; ++v) std::memcpy(&b[v], bp + static_cast<size_t>(kk) * kCols + v * L, sizeof(V));
+        const S* a = ap + static_cast<size_t>(kk) * kRows + r0;
+#pragma GCC unroll 4
+        for (uint32_t r = 0; r < NR; ++r) {
+#pragma GCC unroll 4
+            for (uint32_t v = 0; v < NV; ++v) {
+                const V prod = a[r] * b[v];     // the product, rounded
+                acc[r][v] = acc[r][v] + prod;  // then the sum, rounded
+            }
+        }
+    }
+    for (uint32_t r = 0; r < NR; ++r) {
+        for (uint32_t v = 0; v < NV; ++v) std::memcpy(c + (r0 + r) * ldc + v * L, &acc[r][v], sizeof(V));
+    }
+}
+
+// One kRows x kCols tile, in passes of NR rows (8 accumulator vectors either way: 4 rows of two
+// 8-lane vectors with AVX2, 2 rows of four 4-lane vectors with SSE2's 16 registers).
+template <typename V>
+static inline __attribute__((always_inline)) void tile(const typename Lane<V>::S* __restrict ap,
+                                                       const typename Lane<V>::S* __restrict bp, uint32_t k,
+                                                       typename Lane<V>::S* c, size_t ldc) {
+    constexpr uint32_t NR = sizeof(V) == 32 ? kRows : 2;
+    for (uint32_t r0 = 0; r0 < kRows; r0 += NR) tile_rows<V, NR>(ap, bp, k, c, ldc, r0);
+}
+
+template <typename V>
+static inline __attribute__((always_inline)) void gemm(const typename Lane<V>::S* ap, const typename Lane<V>::S* bp,
+                                                       typename Lane<V>::S* c, uint32_t m, uint32_t n, uint32_t k,
+                                                       size_t ldc, size_t cbs) {
+    using S = typename Lane<V>::S;
+    const uint32_t nb = (n + kCols - 1) / kCols, mb = (m + kRows - 1) / kRows;
+    for (uint32_t cb = 0; cb < nb; ++cb) {  // one B panel (k x 16) stays in L1 over all rows
+        const S* bpan = bp + static_cast<size_t>(cb) * k * kCols;
+        const uint32_t nv = std::min<uint32_t>(kCols, n - cb * kCols);
+        for (uint32_t rb = 0; rb < mb; ++rb) {
+            const S* apan = ap + static_cast<size_t>(rb) * k * kRows;
+            S* ct = c + static_cast<size_t>(cb) * cbs + static_cast<size_t>(rb) * kRows * ldc;
+            const uint32_t mv = std::min<uint32_t>(kRows, m - rb * kRows);
+            if (mv == kRows && nv == kCols) {
+                tile<V>(apan, bpan, k, ct, ldc);
+                continue;
+            }
+            // Edge tile: through a scratch tile, so that nothing outside m x n is touched.
+            alignas(32) S tmp[kRows * kCols] = {};
+            for (uint32_t r = 0; r < mv; ++r) std::memcpy(tmp + r * kCols, ct + r * ldc, nv * sizeof(S));
+            tile<V>(apan, bpan, k, tmp, kCols);
+            for (uint32_t r = 0; r < mv; ++r) std::memcpy(ct + r * ldc, tmp + r * kCols, nv * sizeof(S));
+        }
+    }
+}
+
+__attribute__((target("avx2"))) static void gemm_f32_avx2(const float* ap, const float* bp, float* c, uint32_t m,
+                                                          uint32_t n, uint32_t k, size_t ldc, size_t cbs) {
+    gemm<vf8>(ap, bp, c, m, n, k, ldc, cbs);
+}
+static void gemm_f32_base(const float* ap, const float* bp, float* c, uint32_t m, uint32_t n, uint32_t k, size_t ldc,
+                          size_t cbs) {
+    gemm<vf4x>(ap, bp, c, m, n, k, ldc, cbs);
+}
+__attribute__((target("avx2"))) static void gemm_u32_avx2(const uint32_t* ap, const uint32_t* bp, uint32_t* c,
+                                                          uint32_t m, uint32_t n, uint32_t k, size_t ldc, size_t cbs) {
+    gemm<vu8>(ap, bp, c, m, n, k, ldc, cbs);
+}
+static void gemm_u32_base(const uint32_t* ap, const uint32_t* bp, uint32_t* c, uint32_t m, uint32_t n, uint32_t k,
+                          size_t ldc, size_t cbs) {
+    gemm<vu4x>(ap, bp, c, m, n, k, ldc, cbs);
+}
+// AVX2 where the CPU has it; ASCEND_SIM_CUBE_SIMD=base forces the SSE2 build (same results: the
+// same IEEE operations per element; the tests compare the two).
+static inline bool use_avx2() {
+    static const bool yes = [] {
+        const char* e = std::getenv("ASCEND_SIM_CUBE_SIMD");
+        if (e && std::strcmp(e, "base") == 0) return false;
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
+    return yes;
+}
+}  // namespace mmk
+#pragma GCC pop_options
+
+ASCEND_SIM_API void cube_gemm_f32(const float* ap, const float* bp, float* c, uint32_t m, uint32_t n, uint32_t k,
+                                  size_t ldc, size_t cbs) {
+    if (m == 0 || n == 0) return;
+    if (mmk::use_avx2()) {
+        mmk::gemm_f32_avx2(ap, bp, c, m, n, k, ldc, cbs);
+    } else {
+        mmk::gemm_f32_base(ap, bp, c, m, n, k, ldc, cbs);
+    }
+}
+
+ASCEND_SIM_API void cube_gemm_i32(const int32_t* ap, const int32_t* bp, int32_t* c, uint32_t m, uint32_t n, uint32_t k,
+                                  size_t ldc, size_t cbs) {
+    if (m == 0 || n == 0) return;
+    // Two's-complement wrap-around: the same bits as summing in int64 and truncating to int32.
+    const auto* a = reinterpret_cast<const uint32_t*>(ap);
+    const auto* b = reinterpret_cast<const uint32_t*>(bp);
+    auto* cc = reinterpret_cast<uint32_t*>(c);
+    if (mmk::use_avx2()) {
+        mmk::gemm_u32_avx2(a, b, cc, m, n, k, ldc, cbs);
+    } else {
+        mmk::gemm_u32_base(a, b, cc, m, n, k, ldc, cbs);
+    }
+}
+
+// ------------------------------------------------------------------------------------------
 // Mmad: C (L0C, Nz) = [C or 0 or bias] + A (L0A, Zz) x B (L0B, Zn)
 // ------------------------------------------------------------------------------------------
+// Per-thread scratch buffers (a core runs on one thread; no allocation per Mmad): slots 0 and 1
+// for Mmad's packed operands, 2..5 for the Matmul API's blocks (lib/matmul_intf.h).
+ASCEND_SIM_API void* cube_scratch(int slot, size_t bytes, bool zero) {
+    static thread_local std::vector<uint64_t> buf[6];
+    std::vector<uint64_t>& b = buf[slot];
+    if (b.size() * 8 < bytes) b.resize((bytes + 7) / 8);
+    if (zero && bytes) std::memset(b.data(), 0, bytes);
+    return b.data();
+}
+
+namespace mmk {
+// The value of one L0A / L0B element as the cube reads it (load_as_float, and for the int8 path
+// its integer value), one converter per type so that the packing loops inline it.
+typedef uint16_t vh4 __attribute__((vector_size(8)));
+typedef uint32_t vw4 __attribute__((vector_size(16)));
+typedef int32_t vi4 __attribute__((vector_size(16)));
+typedef float vf4 __attribute__((vector_size(16)));
+struct CvF16 {
+    static constexpr bool kRow16 = true;
+    static float get(const uint8_t* p) {
+        uint16_t v;
+        std::memcpy(&v, p, 2);
+        return half_bits_to_float(v);
+    }
+    // 16 halves, 4 lanes at a time: half_bits_to_float's bit operations lane by lane (same results).
+    static void row16(const uint8_t* p, float* out) {
+        for (int q = 0; q < 4; ++q) {
+            vh4 h;
+            std::memcpy(&h, p + q * 8, sizeof h);
+            const vw4 x = __builtin_convertvector(h, vw4);
+            const vw4 em = x & 0x7fffu;
+            const vw4 sign = (x & 0x8000u) << 16;
+            const vw4 e13 = em << 13;
+            vf4 mag;
+            std::memcpy(&mag, &e13, sizeof mag);
+            mag = mag * 5.192296858534828e+33f;  // 2^112, as half_bits_to_float
+            vw4 magb;
+            std::memcpy(&magb, &mag, sizeof magb);
+            const vw4 special = 0x7f800000u | ((em & 0x3ffu) << 13);  // inf / nan, payload kept
+            const vw4 big = (vw4)((vi4)em > 0x7bff);  // all-ones lanes where em >= 0x7c00 (em < 2^15)
+            const vw4 r = (special & big) | (magb & ~big) | sign;
+            std::memcpy(out + q * 4, &r, sizeof r);
+        }
+    }
+};
+struct CvBF16 {
+    static constexpr bool kRow16 = true;
+    static float get(const uint8_t* p) {
+        uint16_t v;
+        std::memcpy(&v, p, 2);
+        return bf16_bits_to_float(v);
+    }
+    static void row16(const uint8_t* p, float* out) {
+        for (int q = 0; q < 4; ++q) {
+            vh4 h;
+            std::memcpy(&h, p + q * 8, sizeof h);
+            const vw4 r = __builtin_convertvector(h, vw4) << 16;
+            std::memcpy(out + q * 4, &r, sizeof r);
+        }
+    }
+};
+struct CvScalar {
+    static constexpr bool kRow16 = false;
+    static void row16(const uint8_t*, float*) {}
+};
+struct CvF32 : CvScalar {
+    static float get(const uint8_t* p) {
+        float v;
+        std::memcpy(&v, p, 4);
+        return v;
+    }
+};
+struct CvI8 : CvScalar {
+    static float get(const uint8_t* p) { return static_cast<float>(*reinterpret_cast<const int8_t*>(p)); }
+};
+struct CvU8 : CvScalar {
+    static float get(const uint8_t* p) { return static_cast<float>(*p); }
+};
+template <DType D>
+struct CvAny : CvScalar {
+    static float get(const uint8_t* p) { return load_as_float(p, D); }
+};
+template <typename S, typename Cv>
+inline S elem(const uint8_t* p) {
+    if (std::is_same<S, float>::value) return static_cast<S>(Cv::get(p));
+    return static_cast<S>(static_cast<int64_t>(static_cast<double>(Cv::get(p))));  // the int8 path
+}
+// One fractal row: cnt elements (C0 at most, 32 bytes) into out[0, cnt).
+template <typename S, typename Cv>
+inline void convert_row(const uint8_t* src, uint32_t cnt, uint32_t esz, S* out) {
+    if (std::is_same<S, float>::value && Cv::kRow16 && cnt == 16) {
+        Cv::row16(src, reinterpret_cast<float*>(out));
+        return;
+    }
+    for (uint32_t e = 0; e < cnt; ++e) out[e] = elem<S, Cv>(src + e * esz);
+}
+
+// Whether an element among `rows` rows (`stride` bytes apart) of `cnt` elements was never
+// written: its first shadow byte is 0, which is what the element-wise check read. A whole run of
+// full rows is first scanned at once (memchr); only a run with a zero byte is looked at closely.
+inline bool rows_uninit(const uint8_t* sh, uint32_t rows, uint32_t cnt, uint32_t esz, uint32_t stride) {
+    if (cnt * esz == stride && !std::memchr(sh, 0, static_cast<size_t>(rows) * stride)) return false;
+    for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t e = 0; e < cnt; ++e) {
+            if (sh[r * stride + e * esz] == 0) return true;
+        }
+    }
+    return false;
+}
+
+// 4 x 4 transpose of 32-bit lanes (moves only): rows r[0..3] -> columns.
+template <typename S>
+inline void transpose4(const S* r0, const S* r1, const S* r2, const S* r3, S* out, size_t out_stride) {
+    typedef S v4 __attribute__((vector_size(16)));
+    typedef int32_t m4 __attribute__((vector_size(16)));
+    v4 a, b, c, d;
+    std::memcpy(&a, r0, 16);
+    std::memcpy(&b, r1, 16);
+    std::memcpy(&c, r2, 16);
+    std::memcpy(&d, r3, 16);
+    const v4 t0 = __builtin_shuffle(a, b, m4{0, 4, 1, 5}), t1 = __builtin_shuffle(a, b, m4{2, 6, 3, 7});
+    const v4 t2 = __builtin_shuffle(c, d, m4{0, 4, 1, 5}), t3 = __builtin_shuffle(c, d, m4{2, 6, 3, 7});
+    const v4 o0 = __builtin_shuffle(t0, t2, m4{0, 1, 4, 5}), o1 = __builtin_shuffle(t0, t2, m4{2, 3, 6, 7});
+    const v4 o2 = __builtin_shuffle(t1, t3, m4{0, 1, 4, 5}), o3 = __builtin_shuffle(t1, t3, m4{2, 3, 6, 7});
+    std::memcpy(out, &o0, 16);
+    std::memcpy(out + out_stride, &o1, 16);
+    std::memcpy(out + 2 * out_stride, &o2, 16);
+    std::memcpy(out + 3 * out_stride, &o3, 16);
+}
+
+// A (m x k, Zz in L0A: fractal (i / 16, kk / C0), 16 rows of C0 inside) into row panels;
+// returns whether an element inside m x k was never written.
+template <typename S, typename Cv>
+inline bool pack_a_t(const LocalView& va, uint32_t esz, uint32_t m, uint32_t k, uint32_t k1, S* ap) {
+    static_assert(kRows == 4, "the fast path transposes 4 x 4 blocks");
+    const uint32_t c0 = ONE_BLK_SIZE / esz;
+    bool uninit = false;
+    for (uint32_t ib = 0; ib * 16 < m; ++ib) {
+        const uint32_t rv = std::min<uint32_t>(16, m - ib * 16);
+        for (uint32_t kf = 0; kf * c0 < k; ++kf) {
+            const uint32_t cnt = std::min(c0, k - kf * c0);
+            const uint64_t off = (static_cast<uint64_t>(ib) * k1 + kf) * kFractal;
+            if (!uninit) uninit = rows_uninit(va.shadow + off, rv, cnt, esz, ONE_BLK_SIZE);
+            for (uint32_t r0 = 0; r0 < rv; r0 += kRows) {
+                const uint32_t i0 = ib * 16 + r0;  // first row of a panel
+                S* d = ap + (static_cast<size_t>(i0 / kRows) * k + kf * c0) * kRows;
+                S vals[kRows][32];
+                const uint32_t rn = std::min(kRows, rv - r0);
+                for (uint32_t r = 0; r < rn; ++r) {
+                    convert_row<S, Cv>(va.data + off + (r0 + r) * ONE_BLK_SIZE, cnt, esz, vals[r]);
+                }
+                uint32_t e = 0;
+                if (rn == kRows) {
+                    for (; e + 4 <= cnt; e += 4) transpose4<S>(vals[0] + e, vals[1] + e, vals[2] + e, vals[3] + e, d + e * kRows, 4);
+                }
+                for (; e < cnt; ++e) {
+                    for (uint32_t r = 0; r < rn; ++r) d[static_cast<size_t>(e) * kRows + r] = vals[r][e];
+                }
+            }
+        }
+    }
+    for (uint32_t i = m; i % kRows != 0; ++i) {  // padding rows of the last panel
+        S* d = ap + static_cast<size_t>(i / kRows) * k * kRows + i % kRows;
+        for (uint32_t kk = 0; kk < k; ++kk) d[static_cast<size_t>(kk) * kRows] = S{};
+    }
+    return uninit;
+}
+
+// B (k x n, Zn in L0B: fractal (kk / C0, j / 16), stored as 16 columns of C0 k-values) into
+// column panels; returns whether an element inside k x n was never written.
+template <typename S, typename Cv>
+inline bool pack_b_t(const LocalView& vb, uint32_t esz, uint32_t k, uint32_t n, uint32_t n1, S* bp) {
+    const uint32_t c0 = ONE_BLK_SIZE / esz;
+    bool uninit = false;
+    for (uint32_t kf = 0; kf * c0 < k; ++kf) {
+        const uint32_t cnt = std::min(c0, k - kf * c0);
+        for (uint32_t jb = 0; jb < n1; ++jb) {
+            const uint32_t cv = std::min<uint32_t>(16, n - jb * 16);
+            const uint64_t off = (static_cast<uint64_t>(kf) * n1 + jb) * kFractal;
+            if (!uninit) uninit = rows_uninit(vb.shadow + off, cv, cnt, esz, ONE_BLK_SIZE);
+            S* d = bp + (static_cast<size_t>(jb) * k + kf * c0) * kCols;
+            S vals[16][32];
+            for (uint32_t jj = 0; jj < 16; ++jj) {
+                if (jj < cv) {
+                    convert_row<S, Cv>(vb.data + off + jj * ONE_BLK_SIZE, cnt, esz, vals[jj]);
+                } else {  // padding columns of the last panel
+                    for (uint32_t e = 0; e < cnt; ++e) vals[jj][e] = S{};
+                }
+            }
+            uint32_t e = 0;
+            for (; e + 4 <= cnt; e += 4) {
+                for (uint32_t j0 = 0; j0 < 16; j0 += 4) {
+                    transpose4<S>(vals[j0] + e, vals[j0 + 1] + e, vals[j0 + 2] + e, vals[j0 + 3] + e,
+                                  d + static_cast<size_t>(e) * kCols + j0, kCols);
+                }
+            }
+            for (; e < cnt; ++e) {
+                for (uint32_t jj = 0; jj < 16; ++jj) d[static_cast<size_t>(e) * kCols + jj] = vals[jj][e];
+            }
+        }
+    }
+    return uninit;
+}
+
+template <typename S, bool IsA>
+inline bool pack(const LocalView& v, DType t, uint32_t rows, uint32_t k, uint32_t blocks, S* out) {
+    const uint32_t esz = dtype_size(t);
+#define ASCEND_SIM_PACK(CV) \
+    return IsA ? pack_a_t<S, CV>(v, esz, rows, k, blocks, out) : pack_b_t<S, CV>(v, esz, k, rows, blocks, out)
+    switch (t) {
+        case DType::F16: ASCEND_SIM_PACK(CvF16);
+        case DType::BF16: ASCEND_SIM_PACK(CvBF16);
+        case DType::F32: ASCEND_SIM_PACK(CvF32);
+        case DType::I8: ASCEND_SIM_PACK(CvI8);
+        case DType::U8: ASCEND_SIM_PACK(CvU8);
+        case DType::I32: ASCEND_SIM_PACK(CvAny<DType::I32>);
+        default: ASCEND_SIM_PACK(CvAny<DType::OTHER>);
+    }
+#undef ASCEND_SIM_PACK
+}
+
+// Sets the m x n elements of L0C to their initial value (bias or 0), or, when accumulating, checks
+// that they were written (first shadow byte of each, as the element-wise check read it); marks them
+// written. Returns whether an accumulated element was not. A full 16 x 16 fractal (1 KiB) is
+// checked and marked at once.
+template <typename S>
+inline bool init_c(const LocalView& vc, uint32_t m, uint32_t n, uint32_t m1, bool accumulate, const LocalView* vbias,
+                   DType biast) {
+    static_assert(sizeof(S) == 4, "L0C elements are 4 bytes");
+    bool uninit = false;
+    S row[16];
+    const uint32_t n1 = (n + 15) / 16;
+    for (uint32_t cb = 0; cb < n1; ++cb) {
+        const uint32_t nv = std::min<uint32_t>(16, n - cb * 16);
+        if (!accumulate) {
+            for (uint32_t jj = 0; jj < nv; ++jj) {
+                S v{};
+                if (vbias) {
+                    const uint64_t j = static_cast<uint64_t>(cb) * 16 + jj;
+                    if (std::is_same<S, int32_t>::value) {
+                        std::memcpy(&v, vbias->data + j * 4, 4);
+                    } else {
+                        v = static_cast<S>(load_as_float(vbias->data + j * dtype_size(biast), biast));
+                    }
+                }
+                row[jj] = v;
+            }
+        }
+        for (uint32_t ib = 0; ib < m1; ++ib) {
+            const uint32_t rv = std::min<uint32_t>(16, m - ib * 16);
+            const uint64_t off = (static_cast<uint64_t>(cb) * m1 + ib) * 256 * 4;  // the fractal's first byte
+            if (accumulate) {
+                if (rv == 16 && nv == 16 && shadow_all_set(vc.shadow + off, 1024)) continue;  // written, stays so
+                if (!uninit) uninit = rows_uninit(vc.shadow + off, rv, nv, 4, 64);
+            } else {
+                for (uint32_t r = 0; r < rv; ++r) std::memcpy(vc.data + off + r * 64, row, nv * 4);
+            }
+            if (nv == 16) {
+                std::memset(vc.shadow + off, 1, static_cast<size_t>(rv) * 64);
+            } else {
+                for (uint32_t r = 0; r < rv; ++r) std::memset(vc.shadow + off + r * 64, 1, nv * 4);
+            }
+        }
+    }
+    return uninit;
+}
+
+// The integer path takes int8 (the only integer Mmad type); others go through float.
+template <typename S>
+inline void run_gemm(const S* ap, const S* bp, S* c, uint32_t m, uint32_t n, uint32_t k, size_t ldc, size_t cbs);
+template <>
+inline void run_gemm<float>(const float* ap, const float* bp, float* c, uint32_t m, uint32_t n, uint32_t k,
+                            size_t ldc, size_t cbs) {
+    cube_gemm_f32(ap, bp, c, m, n, k, ldc, cbs);
+}
+template <>
+inline void run_gemm<int32_t>(const int32_t* ap, const int32_t* bp, int32_t* c, uint32_t m, uint32_t n, uint32_t k,
+                              size_t ldc, size_t cbs) {
+    cube_gemm_i32(ap, bp, c, m, n, k, ldc, cbs);
+}
+
+template <typename S>
+inline void mmad_body(const LocalView& vc, const LocalView& va, DType at, const LocalView& vb, DType bt,
+                      const LocalView* vbias, DType biast, bool accumulate, const MmadParams& p, uint32_t m1,
+                      uint32_t n1, uint32_t k1a, const SrcLoc& loc) {
+    S* A = static_cast<S*>(cube_scratch(0, sizeof(S) * ((p.m + kRows - 1) / kRows * kRows) * p.k, false));
+    S* B = static_cast<S*>(cube_scratch(1, sizeof(S) * n1 * 16 * p.k, false));
+    const bool uninit_a = pack<S, true>(va, at, p.m, p.k, k1a, A);
+    const bool uninit_b = pack<S, false>(vb, bt, p.n, p.k, n1, B);
+    if (uninit_a) {
+        warn("UNINIT_READ", "Mmad", loc,
+             "fm (A, L0A) holds elements that were never written (stale L0A/L1 data) inside the m x k = %u x %u "
+             "area this Mmad reads",
+             p.m, p.k);
+    }
+    if (uninit_b) {
+        warn("UNINIT_READ", "Mmad", loc,
+             "filter (B, L0B) holds elements that were never written (stale L0B/L1 data) inside the k x n = %u x %u "
+             "area this Mmad reads",
+             p.k, p.n);
+    }
+    const bool uninit_c = init_c<S>(vc, p.m, p.n, m1, accumulate, vbias, biast);
+    run_gemm<S>(A, B, reinterpret_cast<S*>(vc.data), p.m, p.n, p.k, 16, static_cast<size_t>(m1) * 256);
+    if (uninit_c) {
+        warn("UNINIT_READ", "Mmad", loc,
+             "accumulating (cmatrixInitVal = false) onto L0C elements that no earlier Mmad wrote: the result adds "
+             "stale data");
+    }
+}
+}  // namespace mmk
+
 ASCEND_SIM_API void cube_mmad(const TensorRef& dst, DType ct, const TensorRef& a, DType at, const TensorRef& b,
                               DType bt, const TensorRef* bias, DType biast, const MmadParams& p, const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;
@@ -304,79 +839,14 @@ ASCEND_SIM_API void cube_mmad(const TensorRef& dst, DType ct, const TensorRef& a
         check_init(vbias, 0, static_cast<uint64_t>(p.n) * dtype_size(biast), "Mmad", "bias (LocalTensor)", loc);
     }
     const bool accumulate = !from_bias && (!p.cmatrixInitVal || p.isBias);
-    // Unpack A (m x k) and B (k x n) to row-major float/int64 (only the elements that matter).
-    std::vector<double> A(static_cast<size_t>(p.m) * p.k), B(static_cast<size_t>(p.k) * p.n);
-    bool uninit_a = false, uninit_b = false, uninit_c = false;
-    for (uint32_t i = 0; i < p.m; ++i) {
-        for (uint32_t kk = 0; kk < p.k; ++kk) {
-            const uint64_t off = ((static_cast<uint64_t>(i / 16) * k1a + kk / c0a) * 16 * c0a + (i % 16) * c0a + kk % c0a) * asz;
-            if (!va.shadow[off]) uninit_a = true;
-            A[static_cast<size_t>(i) * p.k + kk] = load_as_float(va.data + off, at);
-        }
-    }
-    for (uint32_t kk = 0; kk < p.k; ++kk) {
-        for (uint32_t j = 0; j < p.n; ++j) {
-            const uint64_t off = ((static_cast<uint64_t>(kk / c0b) * n1 + j / 16) * 16 * c0b + (j % 16) * c0b + kk % c0b) * bsz;
-            if (!vb.shadow[off]) uninit_b = true;
-            B[static_cast<size_t>(kk) * p.n + j] = load_as_float(vb.data + off, bt);
-        }
-    }
-    if (uninit_a) {
-        warn("UNINIT_READ", "Mmad", loc,
-             "fm (A, L0A) holds elements that were never written (stale L0A/L1 data) inside the m x k = %u x %u "
-             "area this Mmad reads",
-             p.m, p.k);
-    }
-    if (uninit_b) {
-        warn("UNINIT_READ", "Mmad", loc,
-             "filter (B, L0B) holds elements that were never written (stale L0B/L1 data) inside the k x n = %u x %u "
-             "area this Mmad reads",
-             p.k, p.n);
-    }
-    for (uint32_t i = 0; i < p.m; ++i) {
-        for (uint32_t j = 0; j < p.n; ++j) {
-            const uint64_t off = ((static_cast<uint64_t>(j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16) * csz;
-            uint8_t* out = vc.data + off;
-            if (integer) {
-                int64_t acc = 0;
-                if (accumulate) {
-                    if (!vc.shadow[off]) uninit_c = true;
-                    int32_t v;
-                    std::memcpy(&v, out, 4);
-                    acc = v;
-                } else if (from_bias) {
-                    int32_t v;
-                    std::memcpy(&v, vbias.data + static_cast<uint64_t>(j) * 4, 4);
-                    acc = v;
-                }
-                for (uint32_t kk = 0; kk < p.k; ++kk) {
-                    acc += static_cast<int64_t>(A[static_cast<size_t>(i) * p.k + kk]) *
-                           static_cast<int64_t>(B[static_cast<size_t>(kk) * p.n + j]);
-                }
-                const int32_t r = static_cast<int32_t>(acc);
-                std::memcpy(out, &r, 4);
-            } else {
-                float acc = 0.0f;
-                if (accumulate) {
-                    if (!vc.shadow[off]) uninit_c = true;
-                    std::memcpy(&acc, out, 4);
-                } else if (from_bias) {
-                    acc = load_as_float(vbias.data + static_cast<uint64_t>(j) * dtype_size(biast), biast);
-                }
-                // Products are exact in float for 16-bit inputs; the sum is kept in float (the L0C type).
-                for (uint32_t kk = 0; kk < p.k; ++kk) {
-                    acc += static_cast<float>(A[static_cast<size_t>(i) * p.k + kk]) *
-                           static_cast<float>(B[static_cast<size_t>(kk) * p.n + j]);
-                }
-                std::memcpy(out, &acc, 4);
-            }
-            std::memset(vc.shadow + off, 1, csz);
-        }
-    }
-    if (uninit_c) {
-        warn("UNINIT_READ", "Mmad", loc,
-             "accumulating (cmatrixInitVal = false) onto L0C elements that no earlier Mmad wrote: the result adds "
-             "stale data");
+    // Unpack A and B into panels (checking their shadow), set or check L0C, then multiply-add in
+    // place (see "Multiply kernels" above for the order every element keeps).
+    if (integer) {
+        mmk::mmad_body<int32_t>(vc, va, at, vb, bt, from_bias ? &vbias : nullptr, biast, accumulate, p, m1, n1, k1a,
+                                loc);
+    } else {
+        mmk::mmad_body<float>(vc, va, at, vb, bt, from_bias ? &vbias : nullptr, biast, accumulate, p, m1, n1, k1a,
+                              loc);
     }
     // Cost: one 16x16xC0 block per cycle at the type's rate.
     uint64_t macs = static_cast<uint64_t>(m1) * 16 * n1 * 16;
@@ -483,6 +953,31 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
     uint8_t* g = static_cast<uint8_t*>(gm);
     uint8_t atomic_tmp[8];
     bool uninit = false;
+    // GM destination: when every element lands inside one GmAlloc'd buffer, the per-element
+    // check_gm below would pass for each, so it is skipped (one range check instead of a lock
+    // per element); otherwise each element is checked as before, in the same order.
+    bool gm_ok = false;
+    if (!ldst) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
+            const uint64_t dbase = static_cast<uint64_t>(nd) * p.dstNdStride;
+            for (uint32_t i = 0; i < p.mSize; ++i) {
+                for (uint32_t j = 0; j < p.nSize; ++j) {
+                    uint64_t di;
+                    if (layout == CO2Layout::ROW_MAJOR) {
+                        di = dbase + static_cast<uint64_t>(i) * p.dstStride + j;
+                    } else if (layout == CO2Layout::COLUMN_MAJOR) {
+                        di = dbase + static_cast<uint64_t>(j) * p.dstStride + i;
+                    } else {
+                        di = dbase + static_cast<uint64_t>(j / 16) * p.dstStride * (ONE_BLK_SIZE / dsz) + i * 16 + j % 16;
+                    }
+                    lo = std::min(lo, di);
+                    hi = std::max(hi, di);
+                }
+            }
+        }
+        gm_ok = cube_gm_inside(g + lo * dsz, (hi - lo + 1) * dsz);
+    }
     std::vector<uint8_t> row;
     uint64_t out_bytes = 0;
     for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
@@ -507,7 +1002,7 @@ ASCEND_SIM_API void cube_fixpipe(void* gm, const TensorRef* ldst, DType dt, cons
                     std::memset(ld.shadow + di * dsz, 1, dsz);
                 } else {
                     out = g + di * dsz;
-                    check_gm(out, dsz, true, "Fixpipe", loc);
+                    if (!gm_ok) check_gm(out, dsz, true, "Fixpipe", loc);
                     if (c.atomic_op != 0) out = atomic_tmp;  // staged, then combined below
                 }
                 const uint8_t* in = s.data + so;

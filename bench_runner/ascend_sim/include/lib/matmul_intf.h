@@ -67,6 +67,173 @@ inline double load(const T& v) {
 inline double load(const int8_t& v) { return static_cast<double>(v); }
 inline double load(const int32_t& v) { return static_cast<double>(v); }
 }  // namespace mm_detail
+}  // namespace AscendC
+
+// The block product and its write-back run as emulator code (no scalar call-backs; the caller's
+// ApiScope already charged nothing for them), through the cube's multiply kernels.
+#include "../ascend_sim/noinstr_begin.h"
+namespace AscendC {
+namespace mm_detail {
+// What the element loop read: float(load(v)), i.e. the float value of a float type.
+template <typename T>
+inline float fval(const T& v) {
+    return AscendC::sim::to_f<T>(v);
+}
+inline float fval(const int8_t& v) { return static_cast<float>(v); }
+inline float fval(const int32_t& v) { return static_cast<float>(v); }
+inline double dval(const int8_t& v) { return static_cast<double>(v); }
+inline double dval(const int32_t& v) { return static_cast<double>(v); }
+template <typename T>
+inline double dval(const T& v) {
+    return static_cast<double>(AscendC::sim::to_f<T>(v));
+}
+
+// One base block of the Matmul API: ml x nl of C = A (ml x kl) x B (kl x nl), each element
+// summed from 0 in increasing k (float; int8: int32, i.e. the int64 sum truncated), then bias,
+// atomic add and conversion exactly as the element loop did them.
+struct BlockArgs {
+    int m0, n0, ml, nl, kl;
+    int orgM, orgKa, orgKb, orgN;
+    bool transA, transB, hasBias, atomic, dense;
+    int baseN;
+    uint64_t ub_stride;
+    const char* api;
+};
+
+template <typename AT, typename BT, typename BiasT, typename CT>
+inline void block(const AT* A, const BT* B, const BiasT* bias, CT* gm, CT* ub, const AscendC::sim::LocalView* ubv,
+                  const BlockArgs& g, const AscendC::sim::SrcLoc& loc) {
+    using namespace AscendC::sim;
+    constexpr bool integer = std::is_same<AT, int8_t>::value;
+    using S = typename std::conditional<integer, int32_t, float>::type;
+    constexpr uint32_t R = kGemmRows, W = kGemmCols;
+    const int ml = g.ml, nl = g.nl, kl = g.kl;
+    const size_t mp = (static_cast<size_t>(ml) + R - 1) / R * R, np = (static_cast<size_t>(nl) + W - 1) / W * W;
+    // Per-thread buffers of the runtime (slots 2..5; Mmad uses 0 and 1), zeroed: padding and the
+    // accumulators start at 0.
+    // (This header comes after the device-code poison: no memset / vector here.)
+    S* ap = static_cast<S*>(cube_scratch(2, sizeof(S) * mp * kl, true));
+    S* bp = static_cast<S*>(cube_scratch(3, sizeof(S) * np * kl, true));
+    S* cb = static_cast<S*>(cube_scratch(4, sizeof(S) * ml * nl, true));
+    auto aval = [&](int i, int kk) -> S {
+        const AT v = g.transA ? A[static_cast<uint64_t>(kk) * g.orgM + g.m0 + i]
+                              : A[static_cast<uint64_t>(g.m0 + i) * g.orgKa + kk];
+        if constexpr (integer) {
+            return static_cast<int32_t>(static_cast<int64_t>(dval(v)));
+        } else {
+            return fval(v);
+        }
+    };
+    auto bval = [&](int kk, int j) -> S {
+        const BT v = g.transB ? B[static_cast<uint64_t>(g.n0 + j) * g.orgKb + kk]
+                              : B[static_cast<uint64_t>(kk) * g.orgN + g.n0 + j];
+        if constexpr (integer) {
+            return static_cast<int32_t>(static_cast<int64_t>(dval(v)));
+        } else {
+            return fval(v);
+        }
+    };
+    // Panels (cube_impl.h): A (i, kk) at ((i / R) * kl + kk) * R + i % R; B (kk, j) at
+    // ((j / W) * kl + kk) * W + j % W. Walk the source in its own order.
+    if (!g.transA) {
+        for (int i = 0; i < ml; ++i) {
+            S* d = ap + static_cast<size_t>(i / R) * kl * R + i % R;
+            for (int kk = 0; kk < kl; ++kk) d[static_cast<size_t>(kk) * R] = aval(i, kk);
+        }
+    } else {
+        for (int kk = 0; kk < kl; ++kk) {
+            for (int i = 0; i < ml; ++i) ap[(static_cast<size_t>(i / R) * kl + kk) * R + i % R] = aval(i, kk);
+        }
+    }
+    if (!g.transB) {
+        for (int kk = 0; kk < kl; ++kk) {
+            for (int j = 0; j < nl; ++j) bp[(static_cast<size_t>(j / W) * kl + kk) * W + j % W] = bval(kk, j);
+        }
+    } else {
+        for (int j = 0; j < nl; ++j) {
+            S* d = bp + static_cast<size_t>(j / W) * kl * W + j % W;
+            for (int kk = 0; kk < kl; ++kk) d[static_cast<size_t>(kk) * W] = bval(kk, j);
+        }
+    }
+    // The int8 path needs both sides int8 for its int32 sums to equal the truncated int64 sum.
+    constexpr bool exact_int = !integer || std::is_same<BT, int8_t>::value;
+    if (!exact_int) {
+        for (int i = 0; i < ml; ++i) {
+            for (int j = 0; j < nl; ++j) {
+                int64_t acc = 0;
+                for (int kk = 0; kk < kl; ++kk) {
+                    const BT bv = g.transB ? B[static_cast<uint64_t>(g.n0 + j) * g.orgKb + kk]
+                                           : B[static_cast<uint64_t>(kk) * g.orgN + g.n0 + j];
+                    acc += static_cast<int64_t>(ap[(static_cast<size_t>(i / R) * kl + kk) * R + i % R]) *
+                           static_cast<int64_t>(dval(bv));
+                }
+                cb[static_cast<size_t>(i) * nl + j] = static_cast<S>(static_cast<int32_t>(acc));
+            }
+        }
+    } else if constexpr (integer) {
+        cube_gemm_i32(ap, bp, cb, ml, nl, kl, nl, W);
+    } else {
+        cube_gemm_f32(ap, bp, cb, ml, nl, kl, nl, W);
+    }
+    // Write-back. When every destination row lies inside one GmAlloc'd buffer, the per-element
+    // check_gm cannot fail and the order does not matter: rows, one range mark each. Otherwise the
+    // element loop as it always was (column by column, each element checked before it is written).
+    auto out_of = [&](int i, int j) -> CT* {
+        if (ub) return ub + static_cast<uint64_t>(i) * g.ub_stride + j;
+        const uint64_t idx = g.dense ? static_cast<uint64_t>(i) * g.baseN + j
+                                     : static_cast<uint64_t>(g.m0 + i) * g.orgN + g.n0 + j;
+        return gm + idx;
+    };
+    auto value = [&](int i, int j, double bv, CT* dst) {
+        double out;
+        if constexpr (integer) {
+            out = static_cast<double>(static_cast<int32_t>(cb[static_cast<size_t>(i) * nl + j])) + bv;
+        } else {
+            const float acc = cb[static_cast<size_t>(i) * nl + j];
+            out = static_cast<double>(acc + static_cast<float>(bv));
+        }
+        if (g.atomic) out += dval(*dst);
+        if constexpr (std::is_same<CT, int32_t>::value) {
+            *dst = static_cast<int32_t>(out);
+        } else {
+            *dst = from_f<CT>(static_cast<float>(out));
+        }
+    };
+    bool rows_ok = true;
+    if (!ub) {
+        for (int i = 0; i < ml && rows_ok; ++i) rows_ok = cube_gm_inside(out_of(i, 0), sizeof(CT) * nl);
+    }
+    if (rows_ok) {
+        double* bvs = static_cast<double*>(cube_scratch(5, sizeof(double) * nl, true));
+        if (g.hasBias) {
+            for (int j = 0; j < nl; ++j) bvs[j] = dval(bias[g.n0 + j]);
+        }
+        for (int i = 0; i < ml; ++i) {
+            CT* row = out_of(i, 0);
+            for (int j = 0; j < nl; ++j) value(i, j, bvs[j], row + j);
+            if (ub) {
+                mark_written(*ubv, reinterpret_cast<uint8_t*>(row) - ubv->data, sizeof(CT) * nl);
+            } else {
+                gm_mark(row, sizeof(CT) * nl);  // byte accounting: a modelled (Fixpipe) write
+            }
+        }
+        return;
+    }
+    for (int j = 0; j < nl; ++j) {
+        const double bv = g.hasBias ? dval(bias[g.n0 + j]) : 0.0;
+        for (int i = 0; i < ml; ++i) {
+            CT* dst = out_of(i, j);
+            check_gm(dst, sizeof(CT), true, g.api, loc);
+            value(i, j, bv, dst);
+            gm_mark(dst, sizeof(CT));
+        }
+    }
+}
+}  // namespace mm_detail
+}  // namespace AscendC
+#include "../ascend_sim/noinstr_end.h"
+
+namespace AscendC {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const MatmulConfig& MM_CFG = CFG_NORM,
           class MM_CB = void, class MM_POLICY = void>
@@ -317,48 +484,13 @@ class Matmul {
             for (int j = 0; j < nl; ++j) check_gm(B + static_cast<uint64_t>(n0 + j) * orgKb_, sizeof(BT) * kl, false, api, loc);
         }
         if (hasBias_) check_gm(bias_.GetPhyAddr(0) + n0, sizeof(BiasT) * nl, false, api, loc);
-        const bool integer = std::is_same<AT, int8_t>::value;
-        AscendC::sim::DeviceHidden<double> bcol(static_cast<size_t>(kl));
-        for (int j = 0; j < nl; ++j) {
-            for (int kk = 0; kk < kl; ++kk) {
-                const BT v = transB_ ? B[static_cast<uint64_t>(n0 + j) * orgKb_ + kk] : B[static_cast<uint64_t>(kk) * orgN_ + n0 + j];
-                bcol[kk] = mm_detail::load(v);
-            }
-            const double bv = hasBias_ ? mm_detail::load(bias_.GetPhyAddr(0)[n0 + j]) : 0.0;
-            for (int i = 0; i < ml; ++i) {
-                double out;
-                if (integer) {
-                    int64_t acc = 0;
-                    for (int kk = 0; kk < kl; ++kk) {
-                        const AT av = transA_ ? A[static_cast<uint64_t>(kk) * orgM_ + m0 + i] : A[static_cast<uint64_t>(m0 + i) * orgKa_ + kk];
-                        acc += static_cast<int64_t>(mm_detail::load(av)) * static_cast<int64_t>(bcol[kk]);
-                    }
-                    out = static_cast<double>(static_cast<int32_t>(acc)) + bv;
-                } else {
-                    float acc = 0.0f;
-                    for (int kk = 0; kk < kl; ++kk) {
-                        const AT av = transA_ ? A[static_cast<uint64_t>(kk) * orgM_ + m0 + i] : A[static_cast<uint64_t>(m0 + i) * orgKa_ + kk];
-                        acc += static_cast<float>(mm_detail::load(av)) * static_cast<float>(bcol[kk]);
-                    }
-                    out = static_cast<double>(acc + static_cast<float>(bv));
-                }
-                const uint64_t idx = dense ? static_cast<uint64_t>(i) * t_.baseN + j
-                                           : static_cast<uint64_t>(m0 + i) * orgN_ + n0 + j;
-                CT* dst = ub ? ub + static_cast<uint64_t>(i) * ub_stride + j : gm.GetPhyAddr(idx);
-                if (!ub) check_gm(dst, sizeof(CT), true, api, loc);
-                if (atomic) out += mm_detail::load(*dst);
-                if constexpr (std::is_same<CT, int32_t>::value) {
-                    *dst = static_cast<int32_t>(out);
-                } else {
-                    *dst = from_f<CT>(static_cast<float>(out));
-                }
-                if (ub) {
-                    mark_written(ub_view_, reinterpret_cast<uint8_t*>(dst) - ub_view_.data, sizeof(CT));
-                } else {
-                    gm_mark(dst, sizeof(CT));  // byte accounting: a modelled (Fixpipe) write
-                }
-            }
-        }
+        mm_detail::BlockArgs args{m0,       n0,      ml,      nl,      kl,        orgM_,    orgKa_,
+                                  orgKb_,   orgN_,   transA_, transB_, hasBias_,  atomic,   dense,
+                                  t_.baseN, ub_stride, api};
+        // (ub_view_'s address only on the UB paths: on the GM paths this object's address must not
+        // escape, or the kernel's own code around it compiles, and is charged, differently.)
+        mm_detail::block<AT, BT, BiasT, CT>(A, B, hasBias_ ? bias_.GetPhyAddr(0) : nullptr,
+                                            ub ? nullptr : gm.GetPhyAddr(0), ub, ub ? &ub_view_ : nullptr, args, loc);
         Charge(c, ml, nl, kl, loc);
         if (ub) {  // GM workspace -> UB on the vector core (MTE2)
             const uint64_t out = static_cast<uint64_t>(ml) * nl * sizeof(CT);
