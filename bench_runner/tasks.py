@@ -41,6 +41,9 @@ DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
 }
 #: Limits a task may raise (seconds / MiB); anything else about the sandbox is not up to a task.
 LIMIT_KEYS = ("run_wall_s", "run_cpu_s", "run_memory_mb", "compile_wall_s")
+#: The limits one case may raise above its task's (a large case needs more time than the task's
+#: small ones, whose hangs should still end quickly); compilation happens once per task.
+CASE_LIMIT_KEYS = ("run_wall_s", "run_cpu_s", "run_memory_mb")
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
@@ -64,6 +67,9 @@ class CaseSpec:
     dims: Mapping[str, int]
     seed: int
     attributes: Mapping[str, Any]
+    #: The limits its runs get: the task's ``[limits]`` with this case's own ``limits`` over them
+    #: (keys from :data:`CASE_LIMIT_KEYS`). Read run limits from here, never from the task.
+    limits: Mapping[str, float] = field(default_factory=dict)
 
     def shape_of(self, tensor: TensorSpec) -> tuple[int, ...]:
         return tuple(eval_dim(d, self.dims) for d in tensor.shape)
@@ -353,7 +359,7 @@ def _load_task(folder: Path) -> Task:
 
     tolerances, reduce_dim, reduce_base = _load_tolerances(r)
     limits = _load_limits(r)
-    cases = tuple(_load_cases(r, inputs + outputs, attributes))
+    cases = tuple(_load_cases(r, inputs + outputs, attributes, limits))
     extra = r.get("extra", dict, "a table", default={})
 
     if shape_mode == "static":
@@ -486,10 +492,10 @@ def _load_tolerances(r: _Reader) -> tuple[dict[str, Tolerance], str | None, int]
     return tolerances, reduce_dim, reduce_base
 
 
-def _load_limits(r: _Reader) -> dict[str, float]:
+def _load_limits(r: _Reader, keys: tuple[str, ...] = LIMIT_KEYS) -> dict[str, float]:
     raw = r.get("limits", dict, "a table of limits", default={})
     t = r.sub("limits", raw)
-    t.unknown_keys(set(LIMIT_KEYS))
+    t.unknown_keys(set(keys))
     limits = {}
     for k in raw:
         v = t.get(k, int | float, "a positive number")
@@ -499,7 +505,8 @@ def _load_limits(r: _Reader) -> dict[str, float]:
     return limits
 
 
-def _load_cases(r: _Reader, tensors: tuple[TensorSpec, ...], attributes: Mapping[str, Any]) -> list[CaseSpec]:
+def _load_cases(r: _Reader, tensors: tuple[TensorSpec, ...], attributes: Mapping[str, Any],
+                task_limits: Mapping[str, float]) -> list[CaseSpec]:
     items = r.get("cases", list, "an array of [[cases]] tables")
     if not items:
         raise r.fail("cases", "at least one [[cases]] table")
@@ -509,7 +516,7 @@ def _load_cases(r: _Reader, tensors: tuple[TensorSpec, ...], attributes: Mapping
         if not isinstance(item, dict):
             raise r.fail(f"cases[{i}]", "a table", item)
         c = r.sub(f"cases[{i}]", item)
-        c.unknown_keys({"name", "dims", "seed", "attributes"})
+        c.unknown_keys({"name", "dims", "seed", "attributes", "limits"})
         name = c.get("name", str, "a unique case name")
         if name in seen or not re.match(r"^[A-Za-z0-9_.-]+$", name):
             raise c.fail("name", "a unique name of letters, digits, '_', '-', '.'", name)
@@ -527,7 +534,9 @@ def _load_cases(r: _Reader, tensors: tuple[TensorSpec, ...], attributes: Mapping
         unknown = sorted(set(case_attrs) - set(attributes))
         if unknown:
             raise c.fail(f"attributes.{unknown[0]}", "an attribute declared in [attributes]", unknown[0])
-        case = CaseSpec(name=name, dims=dims, seed=seed, attributes={**attributes, **case_attrs})
+        case_limits = _load_limits(c, CASE_LIMIT_KEYS)
+        case = CaseSpec(name=name, dims=dims, seed=seed, attributes={**attributes, **case_attrs},
+                        limits={**task_limits, **case_limits})
         for t in tensors:
             try:
                 shape = case.shape_of(t)

@@ -210,7 +210,7 @@ class Cann(Toolchain):
         manifest_path = job.inputs / f"manifest_c{case_index}.txt"
         manifest_path.write_text(manifest, encoding="ascii")
         logs = job.logs / f"case{case_index}"
-        limits = sandbox.Limits(wall_s=task.limits.get("run_wall_s", 300.0), cpu_s=300.0,
+        limits = sandbox.Limits(wall_s=case.limits.get("run_wall_s", 300.0), cpu_s=300.0,
                                 memory_bytes=64 * sandbox.GiB, processes=256, file_bytes=4 * sandbox.GiB)
         res = sandbox.run(["./prog", f"../{job.inputs.name}/{manifest_path.name}"], box=job.box, logs=logs,
                           limits=limits, mounts=[sandbox.Mount(job.inputs), *self.device_mounts()],

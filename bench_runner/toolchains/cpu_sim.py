@@ -283,10 +283,10 @@ class CpuSim(Toolchain):
             for t in (*task.inputs, *task.outputs) if t.alias is None
         )
         largest = max(int(_numel(view.shapes[t.name])) * t.dtype.itemsize for t in (*task.inputs, *task.outputs))
-        wall = task.limits.get("run_wall_s", 30.0)
+        wall = case.limits.get("run_wall_s", 30.0)
         limits = sandbox.Limits(
-            wall_s=wall, cpu_s=task.limits.get("run_cpu_s", 60.0),
-            memory_bytes=int(task.limits.get("run_memory_mb", 4096)) * MiB,
+            wall_s=wall, cpu_s=case.limits.get("run_cpu_s", 60.0),
+            memory_bytes=int(case.limits.get("run_memory_mb", 4096)) * MiB,
             processes=256, file_bytes=max(64 * MiB, len(trials) * (buffer_bytes + _REPORT_CAP) + MiB),
             tmp_bytes=64 * MiB + 4 * _REPORT_CAP, log_bytes=64 * 1024)
         env = {

@@ -42,8 +42,11 @@ def _hostile(body: str, includes: str = "") -> str:
 
 
 def _short(task: tasks.Task) -> tasks.Task:
-    """The task with short run limits, so hangs end in seconds."""
-    return dataclasses.replace(task, limits={**task.limits, "run_wall_s": 4.0, "run_cpu_s": 4.0})
+    """The task with short run limits on every case (the task's own limits untouched: a case's
+    limits are the ones its runs get), so hangs end in seconds."""
+    short = {"run_wall_s": 4.0, "run_cpu_s": 4.0}
+    return dataclasses.replace(task, cases=tuple(dataclasses.replace(c, limits={**c.limits, **short})
+                                                 for c in task.cases))
 
 
 ADD_CALL = "Add(zLocal, xLocal, yLocal, TILE_LENGTH);"
@@ -202,6 +205,9 @@ def test_emulator_findings_become_runtime_errors(results: dict[str, EvaluationRe
 def test_endless_loop_is_a_timeout(results: dict[str, EvaluationResult]) -> None:
     r = results["endless_loop"]
     assert r.verdict == "timeout" and "timeout" in _categories(r)
+    # The case's 4 s wall limit, shared by the listed trial, 3 random ones and slack, gives each
+    # launch the emulator's floor of 2 s (the task's default 30 s would give 6 s).
+    assert any("after 2.0 s" in d.message for d in r.diagnostics), [d.message for d in r.diagnostics]
 
 
 def test_host_tiling_failure_is_a_runtime_error_in_the_host(results: dict[str, EvaluationResult]) -> None:

@@ -175,3 +175,24 @@ def test_tasks_without_static_case_have_no_variant(suite: Path) -> None:
     assert [t.slug for t in tasks.load_suite(suite).tasks] == ["vadd"]
     with pytest.raises(UnknownTaskError):
         tasks.get_task("vadd_static", suite)
+
+
+def test_a_case_may_raise_its_own_run_limits_over_the_tasks(suite: Path) -> None:
+    toml = VALID_TOML.replace('dims = { N = 100 }', 'dims = { N = 100 }\nlimits = { run_wall_s = 180, run_memory_mb = 8192 }')
+    toml += '\n[limits]\nrun_wall_s = 40\nrun_cpu_s = 90\n'
+    task = tasks.load_task(write_task(suite, toml=toml))
+    small, big = task.cases
+    assert small.limits == {"run_wall_s": 180.0, "run_cpu_s": 90.0, "run_memory_mb": 8192.0}
+    assert big.limits == {"run_wall_s": 40.0, "run_cpu_s": 90.0}
+
+
+@pytest.mark.parametrize(("limits", "field", "expected"), [
+    ("{ compile_wall_s = 300 }", "cases[0].limits.compile_wall_s", "known fields"),
+    ("{ run_wall_s = 0 }", "cases[0].limits.run_wall_s", "a positive number"),
+    ("{ run_wall_s = \"long\" }", "cases[0].limits.run_wall_s", "a positive number"),
+])
+def test_a_case_limit_outside_the_run_limits_is_refused(suite: Path, limits: str, field: str, expected: str) -> None:
+    toml = VALID_TOML.replace('dims = { N = 100 }', f'dims = {{ N = 100 }}\nlimits = {limits}')
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, toml=toml))
+    assert info.value.field == field and expected in str(info.value)
