@@ -6,7 +6,11 @@ computes alone: tests/bench_runner/suites/test_npukb_quality.py compares each ex
 result with these. When a change is meant to move a figure (a cost-model correction, a new
 case), regenerate the file and say why in the commit:
 
-    .venv/bin/python -m tests.bench_runner.suites.expert_refs
+    .venv/bin/python -m tests.bench_runner.suites.expert_refs [slug ...]
+
+With slugs, only those tasks are run again and the others keep their stored figures; what moved
+in cases that were stored before is printed, so a regeneration for new cases shows it left the
+old ones alone.
 """
 
 from __future__ import annotations
@@ -62,9 +66,17 @@ def differences(task: Task, fresh: dict[str, dict[str, Any]], stored: dict[str, 
     return problems
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     from bench_runner.evaluate import evaluate
     from tests.bench_runner.suites.test_npukb_quality import TASKS, _host, _path
+
+    slugs = sys.argv[1:] if argv is None else argv
+    unknown = sorted(set(slugs) - set(TASKS))
+    if unknown:
+        print(f"unknown task(s): {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    chosen = [TASKS[s] for s in slugs] if slugs else list(TASKS.values())
+    stored = load()
 
     with TemporaryDirectory() as cache_dir:
         def run(task: Task) -> tuple[str, dict]:
@@ -76,7 +88,13 @@ def main() -> int:
             return task.slug, facts(result)
 
         with ThreadPoolExecutor(max_workers=2) as pool:
-            refs = {slug: f for slug, f in pool.map(run, TASKS.values()) if f}
+            fresh = {slug: f for slug, f in pool.map(run, chosen) if f}
+    for slug, figures in sorted(fresh.items()):
+        before = {name: v for name, v in stored.get(slug, {}).items() if name in figures}
+        now = {name: v for name, v in figures.items() if name in before}
+        for problem in differences(TASKS[slug], now, before):
+            print(f"{slug}: {problem}")
+    refs = {**stored, **fresh} if slugs else fresh
     REFS.write_text(json.dumps(refs, indent=1, sort_keys=True) + "\n")
     print(f"wrote {REFS} ({len(refs)} tasks)")
     return 0

@@ -115,7 +115,7 @@ inline void block(const AT* A, const BT* B, const BiasT* bias, CT* gm, CT* ub, c
     S* ap = static_cast<S*>(cube_scratch(2, sizeof(S) * mp * kl, true));
     S* bp = static_cast<S*>(cube_scratch(3, sizeof(S) * np * kl, true));
     S* cb = static_cast<S*>(cube_scratch(4, sizeof(S) * ml * nl, true));
-    auto aval = [&](int i, int kk) -> S {
+    auto aval = [&](int i, int kk) ASCEND_SIM_NOINSTR -> S {
         const AT v = g.transA ? A[static_cast<uint64_t>(kk) * g.orgM + g.m0 + i]
                               : A[static_cast<uint64_t>(g.m0 + i) * g.orgKa + kk];
         if constexpr (integer) {
@@ -124,7 +124,7 @@ inline void block(const AT* A, const BT* B, const BiasT* bias, CT* gm, CT* ub, c
             return fval(v);
         }
     };
-    auto bval = [&](int kk, int j) -> S {
+    auto bval = [&](int kk, int j) ASCEND_SIM_NOINSTR -> S {
         const BT v = g.transB ? B[static_cast<uint64_t>(g.n0 + j) * g.orgKb + kk]
                               : B[static_cast<uint64_t>(kk) * g.orgN + g.n0 + j];
         if constexpr (integer) {
@@ -178,13 +178,13 @@ inline void block(const AT* A, const BT* B, const BiasT* bias, CT* gm, CT* ub, c
     // Write-back. When every destination row lies inside one GmAlloc'd buffer, the per-element
     // check_gm cannot fail and the order does not matter: rows, one range mark each. Otherwise the
     // element loop as it always was (column by column, each element checked before it is written).
-    auto out_of = [&](int i, int j) -> CT* {
+    auto out_of = [&](int i, int j) ASCEND_SIM_NOINSTR -> CT* {
         if (ub) return ub + static_cast<uint64_t>(i) * g.ub_stride + j;
         const uint64_t idx = g.dense ? static_cast<uint64_t>(i) * g.baseN + j
                                      : static_cast<uint64_t>(g.m0 + i) * g.orgN + g.n0 + j;
         return gm + idx;
     };
-    auto value = [&](int i, int j, double bv, CT* dst) {
+    auto value = [&](int i, int j, double bv, CT* dst) ASCEND_SIM_NOINSTR {
         double out;
         if constexpr (integer) {
             out = static_cast<double>(static_cast<int32_t>(cb[static_cast<size_t>(i) * nl + j])) + bv;
