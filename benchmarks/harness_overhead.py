@@ -24,6 +24,11 @@ reports it (under bwrap only bwrap's own; AKGEN_SANDBOX=rlimit shows the emulato
 memory high-water marks of this process (RUSAGE_SELF) and of its waited-for children
 (RUSAGE_CHILDREN: the compiler and the sandboxed run). It removes its temporary files.
 
+Read the second and later runs for the steady state of a worker process: the first run also
+pays for memory this process touches for the first time. On a virtual machine whose idle memory
+goes back to the host, that is expensive (measured on the 2-core VM of issue #23: 2.85 s to
+touch 1 GiB of fresh memory, 0.15 s once touched), and a 16M-element case touches about 1 GiB.
+
 Usage: .venv/bin/python benchmarks/harness_overhead.py [--task SLUG] [--n N] [--trials K]
        [--seed S] [--repeat R] [--serial] [--json FILE]
 """
