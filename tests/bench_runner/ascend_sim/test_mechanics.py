@@ -198,6 +198,18 @@ def test_double_include_uses_the_pch(sim, tmp_path):
     ]
 
 
+def test_a_pch_that_cannot_apply_says_why_in_the_compile_log(tmp_path):
+    """A miss costs seconds per compile; -Winvalid-pch puts the reason in the log a user reads."""
+    argv, pch = _argv([KERNELS / "mech_double_include.cpp"], tmp_path / "k.o", extra=("-c",))
+    assert "-Winvalid-pch" in argv
+    proc, _ = _run(argv)
+    assert proc.returncode == 0 and "not used because" not in proc.stderr, proc.stderr[-2000:]
+    # Another optimisation level than the PCH's build (the last -O wins): the PCH cannot apply.
+    missed, _ = _run(argv + ["-O0"])
+    assert missed.returncode == 0, missed.stderr[-2000:]
+    assert f"{build.PCH_NAME}: not used because `__OPTIMIZE__' not defined" in missed.stderr, missed.stderr[-2000:]
+
+
 def test_include_before_kernel_operator_compile_time(tmp_path):
     """A kernel whose first include is its own header used to miss the PCH (2.1x slower)."""
     first = tmp_path / "first.cpp"
