@@ -9,8 +9,6 @@ length is bounded and every name is checked against what was asked for.
 
 from __future__ import annotations
 
-import mmap
-import os
 import secrets
 import struct
 from collections.abc import Mapping
@@ -315,20 +313,6 @@ class StreamResult:
     #: "ok" once the driver finished every trial, else the code of the driver's own failure.
     status: str | None = None
     status_message: str = ""
-
-
-def map_stream(path: Path) -> bytes | memoryview:
-    """The result stream at ``path``, mapped read-only rather than read into memory.
-
-    The buffers parse_stream hands back are views into it, so a large case's outputs reach the
-    verifier straight from the page cache, without a copy; the mapping lives as long as a view
-    of it does (and survives the file's removal). An empty file is ``b""`` (nothing to map).
-    """
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size == 0:
-            return b""
-        return memoryview(mmap.mmap(f.fileno(), size, access=mmap.ACCESS_READ))
 
 
 def parse_stream(data: bytes | bytearray | memoryview, *, trials: int, buffer_names: set[str],

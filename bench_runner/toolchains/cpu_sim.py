@@ -303,7 +303,7 @@ class CpuSim(Toolchain):
                               box=job.box, logs=logs, limits=limits, mounts=mounts, env=env, writable_box=False,
                               pass_files=[logs / "result.bin", logs / "final_report.json"])
             stream_error = None
-            data = launcher.map_stream(logs / "result.bin")
+            data = (logs / "result.bin").read_bytes()
             names = {t.name for t in (*task.inputs, *task.outputs) if t.alias is None}
             try:
                 stream = launcher.parse_stream(data, trials=len(trials), buffer_names=names,
