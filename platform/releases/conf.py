@@ -11,15 +11,7 @@
 
 from __future__ import annotations
 
-import os
+from core.conf import setting
 
-from django.conf import settings
-
-_MISSING = object()
-
-
-def get(name: str, default=None):
-    value = getattr(settings, name, _MISSING)
-    if value is not _MISSING:
-        return value
-    return os.environ.get(name, default)
+#: Settings, else the environment (one rule for every app: core.conf).
+get = setting

@@ -12,27 +12,18 @@ suite's list; otherwise each suite's ``splits.toml``, else a hashed ``AKGEN_RELE
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from collections.abc import Iterable
 
-from django.conf import settings
-
 from bench_runner import splits
+from core.conf import setting
 from tasks.models import Task
 from tasks.suites import UnknownSuite, suite_root
-
-_MISSING = object()
-
-
-def _setting(name: str, default=None):
-    value = getattr(settings, name, _MISSING)
-    return os.environ.get(name, default) if value is _MISSING else value
 
 
 def explicit_operators() -> frozenset[str] | None:
     """The operators ``AKGEN_RELEASE_EVAL_TASKS`` names (slugs are mapped to theirs), or None."""
-    value = _setting("AKGEN_RELEASE_EVAL_TASKS")
+    value = setting("AKGEN_RELEASE_EVAL_TASKS")
     if value is None:
         return None
     names = [v.strip() for v in value.split(",")] if isinstance(value, str) else [str(v).strip() for v in value]
@@ -48,7 +39,7 @@ def suite_split(suite: str, slugs: Iterable[str]) -> splits.SplitList:
         root = suite_root(suite)
     except UnknownSuite:
         root = None
-    percent = int(_setting("AKGEN_RELEASE_EVAL_PERCENT", splits.DEFAULT_EVAL_PERCENT))
+    percent = int(setting("AKGEN_RELEASE_EVAL_PERCENT", splits.DEFAULT_EVAL_PERCENT))
     return splits.split_list(root, slugs, percent=percent)
 
 
