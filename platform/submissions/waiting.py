@@ -28,9 +28,17 @@ def waited(evaluation: Evaluation, now: datetime | None = None) -> timedelta | N
     return (now or timezone.now()) - since if since else None
 
 
+def lease_expired(now: datetime) -> Q:
+    """The rows whose worker is lost: running, with a lease that ran out before ``now``.
+
+    The one rule for it: the worker's claim (such a row may be taken again), the reconciler
+    (it requeues them), /healthz (``expired_leases``) and, row by row, :func:`worker_lost`.
+    """
+    return Q(status=EvalStatus.RUNNING, lease_until__lt=now)
+
+
 def worker_lost(evaluation: Evaluation, now: datetime | None = None) -> bool:
-    """A running evaluation whose worker stopped renewing its lease (the same rule /healthz counts
-    as ``expired_leases``): the reconciler puts it back in the queue."""
+    """:func:`lease_expired` for one loaded row (the submission page says so while it waits)."""
     return (evaluation.status == EvalStatus.RUNNING and evaluation.lease_until is not None
             and evaluation.lease_until < (now or timezone.now()))
 
@@ -65,7 +73,7 @@ def queue_health() -> QueueHealth:
     pending = Evaluation.objects.filter(status__in=PENDING_STATUSES)
     row = pending.aggregate(
         queued=_count(Q(status=EvalStatus.QUEUED)), running=_count(Q(status=EvalStatus.RUNNING)),
-        expired=_count(Q(status=EvalStatus.RUNNING, lease_until__lt=now)),
+        expired=_count(lease_expired(now)),
         overdue=_count(Q(enqueued_at__lt=cutoff) | Q(enqueued_at__isnull=True, created_at__lt=cutoff)),
         oldest=Min("enqueued_at"),
     )

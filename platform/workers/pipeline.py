@@ -31,6 +31,7 @@ from leaderboard.aggregates import Ended, Sample
 from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation
 from submissions.queueing import evaluation_send
 from submissions.selectors import worker_seconds_by_author
+from submissions.waiting import lease_expired
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ class Claim:
 def evaluation_claim(*, evaluation_id: int, worker: str) -> Claim | None:
     """Take the evaluation if it is queued or its lease expired; None if someone else has it or it is done."""
     now = timezone.now()
-    claimable = Q(status=EvalStatus.QUEUED) | Q(status=EvalStatus.RUNNING, lease_until__lt=now)
+    claimable = Q(status=EvalStatus.QUEUED) | lease_expired(now)
     taken = Evaluation.objects.filter(claimable, pk=evaluation_id).update(
         status=EvalStatus.RUNNING, attempt=F("attempt") + 1, lease_until=now + lease(),
         worker=worker, started_at=now, stage="preparing",
@@ -231,11 +232,11 @@ def reconcile_stuck(*, queued_for: timedelta = timedelta(minutes=2)) -> int:
         Evaluation.objects.filter(pk=evaluation.pk, status=EvalStatus.QUEUED).update(enqueued_at=now)
         evaluation_send(evaluation)
         count += 1
-    expired = Evaluation.objects.filter(status=EvalStatus.RUNNING, lease_until__lt=now).values_list("pk", flat=True)
+    expired = Evaluation.objects.filter(lease_expired(now)).values_list("pk", flat=True)
     for pk in list(expired):
         with transaction.atomic():
             row = (Evaluation.objects.select_for_update(skip_locked=True, of=("self",)).select_related("submission")
-                   .filter(pk=pk, status=EvalStatus.RUNNING, lease_until__lt=now).first())
+                   .filter(lease_expired(now), pk=pk).first())
             if row is None:
                 continue
             _requeue_or_fail(row, f"worker {row.worker or '?'} stopped renewing its lease (attempt {row.attempt})",
