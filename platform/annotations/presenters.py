@@ -188,7 +188,6 @@ def review_context(item: Item, *, user) -> dict:
         "merge_cards": submitted,
         "section_kinds": section_kinds(item.kind),
         "guidelines": render_markdown(item.queue.guidelines),
-        "categories": dict(category_choices()),
     }
     if item.kind == QueueKind.EXPLAIN:
         context["code"] = listing("kernel", "kernel.cpp", item.kernel)

@@ -450,7 +450,7 @@ def annotation_save(user, annotation: Annotation, *, sections: list[dict] | None
             raise InvalidContent(f"The diagnosis is over {MAX_DIAGNOSIS_CHARS} characters.")
         annotation.diagnosis = diagnosis.replace("\r\n", "\n").strip()
     if category is not None:
-        if category and category not in dict(category_choices()):
+        if category and category not in {code for code, _ in category_choices()}:
             raise InvalidContent(f"Unknown category '{category}'; pick one of the taxonomy's.")
         annotation.category = category
     annotation.time_spent_s += max(0, min(int(spent_s or 0), MAX_SPENT_PER_SAVE_S))

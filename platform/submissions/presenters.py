@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench_runner.contracts import CaseResult, EvaluationResult, ResultFormatError, Verdict
-from bench_runner.taxonomy import TITLES
+from bench_runner.taxonomy import title_of
 from submissions.highlight import highlight_lines, split_source
 from submissions.models import REFUSED_PREFIX, EvalStatus, Evaluation, Submission
 from submissions.waiting import is_overdue, waited, worker_lost
@@ -187,8 +187,6 @@ def _location(file: Any, line: Any, *, line_counts: dict[str, int]) -> Location 
     return Location(source, number)
 
 
-_CATEGORY_TITLES = {str(category): title for category, title in TITLES.items()}
-
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -213,7 +211,7 @@ def diagnostics(record: EvaluationResult, *, line_counts: dict[str, int]) -> lis
         out.append(Diagnostic(
             category=category, message=item.message, file=item.file or "", line=item.line,
             location=_location(item.file, item.line, line_counts=line_counts), severity=severity,
-            title=_CATEGORY_TITLES.get(category, category.replace("_", " ")), code=item.code or "",
+            title=title_of(category), code=item.code or "",
             source=item.source or "", notes=tuple(n for n in item.notes if n)[:5],
         ))
     return out

@@ -136,6 +136,8 @@ def test_no_second_copy_of_a_rule():
                 offenders.append(f"{rel}: a second suspicious-speedup setting")
             if re.search(r"^def failure_category\(", text, re.M):
                 offenders.append(f"{rel}: a second failure-category rule")
+            if base == "platform" and ("dict(category_choices())" in text or re.search(r"\{[^}]*TITLES\.items\(\)", text)):
+                offenders.append(f"{rel}: a second category-title lookup (bench_runner.taxonomy.title_of)")
             if base == "platform" and "lease_until__lt" in text and rel.as_posix() != "platform/submissions/waiting.py":
                 offenders.append(f"{rel}: a second lost-worker rule (submissions.waiting.lease_expired)")
             if base == "platform" and "getattr(settings, name" in text and rel.as_posix() != "platform/core/conf.py":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 
 from annotations.models import Status
-from annotations.schema import category_choices
+from bench_runner.taxonomy import title_of
 
 register = template.Library()
 
@@ -36,7 +36,8 @@ def duration(seconds) -> str:
 
 @register.filter
 def category_title(code: str) -> str:
-    return dict(category_choices()).get(code, (code or "").replace("_", " "))
+    """The category's label as every other page shows it (bench_runner.taxonomy.title_of)."""
+    return title_of(code)
 
 
 @register.filter
