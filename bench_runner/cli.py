@@ -178,7 +178,8 @@ def _suite(args: argparse.Namespace, out: TextIO) -> int:
             for t in s["inputs"] + s["outputs"]:
                 out.write(f"  {t['name']}: {t['dtype']} {t['shape']}\n")
             for c in s["cases"]:
-                out.write(f"  case {c['name']}: {c['dims']}\n")
+                wall = c["limits"].get("run_wall_s")
+                out.write(f"  case {c['name']}: {c['dims']}" + (f" (run limit {wall:g} s)" if wall else "") + "\n")
             out.write(f"  version {task.version[:16]}\n  folder {task.root}\n")
         return EXIT_OK
     if args.suite_command == "import-npukb":

@@ -188,7 +188,8 @@ class Task:
             "outputs": [_tensor_summary(t) for t in self.outputs],
             "attributes": dict(self.attributes),
             "cases": [
-                {"name": c.name, "dims": dict(c.dims), "seed": c.seed, "attributes": dict(c.attributes)}
+                {"name": c.name, "dims": dict(c.dims), "seed": c.seed, "attributes": dict(c.attributes),
+                 "limits": dict(c.limits)}
                 for c in self.cases
             ],
             "tolerances": {k: {"rtol": v.rtol, "atol": v.atol} for k, v in self.tolerances.items()},

@@ -28,8 +28,11 @@ def spec_view(spec, dtypes=()) -> dict:
         if isinstance(item, dict):
             dims = item.get("dims") if isinstance(item.get("dims"), dict) else {}
             attributes = item.get("attributes") if isinstance(item.get("attributes"), dict) else {}
+            limits = item.get("limits") if isinstance(item.get("limits"), dict) else {}
+            wall = limits.get("run_wall_s")
             cases.append({"name": item.get("name", ""), "dims": list(dims.items()),
-                          "seed": item.get("seed", ""), "attributes": list(attributes.items())})
+                          "seed": item.get("seed", ""), "attributes": list(attributes.items()),
+                          "run_wall_s": wall if isinstance(wall, int | float) else None})
     tolerances = []
     raw_tol = spec.get("tolerances") if isinstance(spec.get("tolerances"), dict) else {}
     for dtype, tol in raw_tol.items():

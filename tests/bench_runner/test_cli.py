@@ -39,6 +39,11 @@ def test_suite_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and json.loads(out)["kernel_args"] == ["x", "y", "tiling"]
     code, _, err = run(capsys, "suite", "show", "nope")
     assert code == 2 and "unknown task 'nope'" in err
+    code, out, _ = run(capsys, "suite", "show", "matmul_fp16")
+    big = next(line for line in out.splitlines() if "m4096_k4096_n4096" in line)
+    assert code == 0 and big.endswith("(run limit 240 s)") and "run limit" not in out.replace(big, "")
+    code, out, _ = run(capsys, "suite", "show", "matmul_fp16", "--json")
+    assert json.loads(out)["cases"][-1]["limits"]["run_wall_s"] == 240.0
 
 
 def test_suite_list_reports_a_malformed_task_without_traceback(capsys: pytest.CaptureFixture[str], suite: Path,

@@ -82,3 +82,16 @@ def test_malformed_task_is_reported_and_skipped(suite):
     assert "level" in err.getvalue()
     assert "2 in suite" in out.getvalue()  # the good folder and its static variant
     assert not Task.objects.filter(slug="broken_task").exists()
+
+
+@pytest.mark.django_db
+def test_a_large_case_shows_its_own_run_limit_on_the_task_page(tmp_path, client):
+    root = tmp_path / "suite"
+    shutil.copytree(DEFAULT_SUITE_DIR / "matmul_fp16", root / "matmul_fp16")
+    assert not task_sync_from_suite(root=root).errors
+    html = client.get("/tasks/matmul_fp16/").content.decode()
+    rows = html.split('data-testid="cases"', 1)[1].split("</table>", 1)[0].split("<tr>")[2:]
+    limits = {row.split('<td class="mono">', 1)[1].split("<", 1)[0]: row.split('data-testid="run-limit">', 1)[1]
+              for row in rows}
+    assert limits["m4096_k4096_n4096"].startswith("240 s"), limits
+    assert all("default" in cell for name, cell in limits.items() if name != "m4096_k4096_n4096"), limits
