@@ -376,7 +376,7 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
     for t, got in zip(trials, run.stream.trials, strict=True):
         if not got.done:
             break
-        judged, diags = _judge_trial(task, case, t, got.buffers, got.tiling)
+        judged, diags = _judge_trial(task, case, t, launcher.buffers_of(got, t), got.tiling)
         trial_results.append(judged)
         trial_diags.append(diags)
     out["trials"] = tuple(trial_results)

@@ -25,7 +25,7 @@ HARNESS_DIR = Path(__file__).resolve().parent / "harness"
 TILING_CAPACITY = 16384
 _KERNEL_MODES = {"aiv": "AIV_MODE", "aic": "AIC_MODE", "mix": "MIX_MODE"}
 
-REC_BUFFER, REC_REPORT, REC_STATUS, REC_TILING, REC_TRIAL_DONE = 1, 2, 3, 4, 5
+REC_BUFFER, REC_REPORT, REC_STATUS, REC_TILING, REC_TRIAL_DONE, REC_UNCHANGED = 1, 2, 3, 4, 5, 6
 _HEADER = struct.Struct("=4sIIIQ")
 
 
@@ -305,6 +305,9 @@ class TrialOutput:
     report: bytes | None = None
     tiling: dict[str, Any] | None = None
     done: bool = False
+    #: Input buffers the driver found byte-equal to their input files after the launch (sent as
+    #: that fact, not as bytes): :func:`buffers_of` gives them back as the trial's own inputs.
+    unchanged: set[str] = field(default_factory=set)
 
 
 @dataclass(slots=True)
@@ -313,6 +316,18 @@ class StreamResult:
     #: "ok" once the driver finished every trial, else the code of the driver's own failure.
     status: str | None = None
     status_message: str = ""
+
+
+def buffers_of(output: TrialOutput, trial: Trial) -> dict[str, bytes | memoryview]:
+    """Every buffer the driver returned for ``trial``: the ones it sent, and each input it
+    reported unchanged as that input's own bytes (a read-only view, no copy)."""
+    out: dict[str, bytes | memoryview] = {}
+    for name in output.unchanged:
+        data = trial.inputs.get(name)
+        if data is not None:
+            out[name] = memoryview(np.ascontiguousarray(data).reshape(-1).view(np.uint8)).toreadonly()
+    out.update(output.buffers)  # a buffer sent as bytes is what the kernel left
+    return out
 
 
 def parse_stream(data: bytes | bytearray | memoryview, *, trials: int, buffer_names: set[str],
@@ -346,6 +361,10 @@ def parse_stream(data: bytes | bytearray | memoryview, *, trials: int, buffer_na
             if name not in buffer_names:
                 raise StreamError(f"result stream names an unknown buffer {name!r}")
             t.buffers[name] = payload
+        elif kind == REC_UNCHANGED:
+            if name not in buffer_names or n:
+                raise StreamError(f"malformed 'unchanged' record for {name!r}")
+            t.unchanged.add(name)
         elif kind == REC_REPORT:
             t.report = bytes(payload)
         elif kind == REC_TILING:

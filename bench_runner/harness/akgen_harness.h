@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,7 @@ using akgen_manifest::REC_REPORT;
 using akgen_manifest::REC_STATUS;
 using akgen_manifest::REC_TILING;
 using akgen_manifest::REC_TRIAL_DONE;
+using akgen_manifest::REC_UNCHANGED;
 
 struct Buffer {
     std::string name, path;
@@ -77,9 +79,16 @@ class Harness {
     bool has_tiling_key() const { return has_tiling_key_; }
     uint64_t tiling_key() const { return tiling_key_; }
 
-    // After the launch: stream every buffer and the emulator's report.
+    // After the launch: stream every buffer (an input the kernel left as it was: only that fact)
+    // and the emulator's report.
     void finish_trial() {
-        for (auto& b : bufs_) out_.emit(REC_BUFFER, b.name, b.gm, b.bytes);
+        for (auto& b : bufs_) {
+            if (is_input(b.name) && same_as_file(b)) {
+                out_.emit(REC_UNCHANGED, b.name, nullptr, 0);
+            } else {
+                out_.emit(REC_BUFFER, b.name, b.gm, b.bytes);
+            }
+        }
         if (!m_.report_path.empty()) {
             std::string text;
             const int fd = ::open(m_.report_path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -101,6 +110,38 @@ class Harness {
     }
 
   private:
+    bool is_input(const std::string& name) const {
+        for (const auto& t : m_.inputs) {
+            if (t.name == name) return true;
+        }
+        return false;
+    }
+
+    // Whether the buffer still holds exactly its file's bytes (the file is on a read-only mount;
+    // any doubt, such as a failed read, answers no and the buffer is sent).
+    bool same_as_file(const Buffer& b) const {
+        const int fd = ::open(b.path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return false;
+        static char chunk[1 << 20];
+        uint64_t at = 0;
+        bool same = true;
+        while (same && at < b.bytes) {
+            const uint64_t want = std::min<uint64_t>(sizeof chunk, b.bytes - at);
+            const ssize_t k = ::read(fd, chunk, want);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) {
+                same = false;
+                break;
+            }
+            same = std::memcmp(chunk, b.gm + at, static_cast<size_t>(k)) == 0;
+            at += static_cast<uint64_t>(k);
+        }
+        char extra;
+        if (same && ::read(fd, &extra, 1) != 0) same = false;  // the file grew: not the bytes loaded
+        ::close(fd);
+        return same;
+    }
+
     void load(Buffer& b) {
         const int fd = ::open(b.path.c_str(), O_RDONLY | O_CLOEXEC);
         struct stat st;

@@ -424,3 +424,19 @@ def test_trials_use_idle_cores_only(monkeypatch: pytest.MonkeyPatch, cores: int,
     monkeypatch.setattr(evaluate.os, "getloadavg", lambda: (load, load, load))
     assert evaluate._trial_threads(4) == threads
     assert evaluate._trial_threads(1) == 1
+
+
+def test_the_driver_reports_untouched_inputs_instead_of_echoing_them(tmp_path: Path) -> None:
+    """The expert add kernel leaves x and y alone: the stream carries z's bytes and an 'unchanged'
+    record for each input (a kernel that writes an input gets it sent back and is judged for it:
+    test_evaluate's writes_input)."""
+    task = tasks.get_task("add_unaligned_tail_fp16")
+    source = task.expert_kernel.read_text()
+    kept = tmp_path / "kept"
+    result = evaluate.evaluate(task, source, path="device_only", baseline=False, use_cache=False, keep_dir=kept)
+    assert result.passed, result.reason
+    names = {t.name for t in (*task.inputs, *task.outputs)}
+    stream = launcher.parse_stream((kept / "logs" / "case0" / "result.bin").read_bytes(),
+                                   trials=len(result.cases[0].trials), buffer_names=names, max_buffer_bytes=1 << 26)
+    for trial in stream.trials:
+        assert trial.unchanged == {t.name for t in task.inputs} and set(trial.buffers) == {"z"}

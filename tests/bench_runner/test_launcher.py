@@ -25,6 +25,22 @@ def test_stream_round_trip_and_truncated_tail() -> None:
     assert cut.status is None and not cut.trials[0].done
 
 
+def test_an_unchanged_input_comes_back_as_the_trials_own_bytes() -> None:
+    x = np.arange(8, dtype=np.float16)
+    trial = launcher.Trial(0, 1, True, {"x": x}, {"z": x})
+    data = (_record(launcher.REC_UNCHANGED, 0, "x", b"") + _record(launcher.REC_BUFFER, 0, "z", b"abcd")
+            + _record(launcher.REC_TRIAL_DONE, 0, "done", b""))
+    parsed = launcher.parse_stream(data, trials=1, buffer_names={"x", "z"}, max_buffer_bytes=64)
+    got = launcher.buffers_of(parsed.trials[0], trial)
+    assert parsed.trials[0].unchanged == {"x"} and bytes(got["x"]) == x.tobytes() and got["z"] == b"abcd"
+    with pytest.raises(TypeError):
+        got["x"][0] = 1  # read-only: the trial's inputs cannot be altered through it
+    # An "unchanged" record with a payload, or for a buffer that does not exist, is garbage.
+    for bad in (_record(launcher.REC_UNCHANGED, 0, "x", b"1"), _record(launcher.REC_UNCHANGED, 0, "nope", b"")):
+        with pytest.raises(launcher.StreamError):
+            launcher.parse_stream(bad, trials=1, buffer_names={"x", "z"}, max_buffer_bytes=64)
+
+
 @pytest.mark.parametrize("bad", [
     b"XXXX" + b"\0" * 20,
     _record(launcher.REC_BUFFER, 0, "secret_file", b""),
