@@ -537,7 +537,7 @@ def _load_cases(r: _Reader, tensors: tuple[TensorSpec, ...], attributes: Mapping
             raise c.fail(f"attributes.{unknown[0]}", "an attribute declared in [attributes]", unknown[0])
         case_limits = _load_limits(c, CASE_LIMIT_KEYS)
         case = CaseSpec(name=name, dims=dims, seed=seed, attributes={**attributes, **case_attrs},
-                        limits={**task_limits, **case_limits})
+                        limits={**{k: v for k, v in task_limits.items() if k in CASE_LIMIT_KEYS}, **case_limits})
         for t in tensors:
             try:
                 shape = case.shape_of(t)

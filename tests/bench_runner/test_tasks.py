@@ -179,11 +179,12 @@ def test_tasks_without_static_case_have_no_variant(suite: Path) -> None:
 
 def test_a_case_may_raise_its_own_run_limits_over_the_tasks(suite: Path) -> None:
     toml = VALID_TOML.replace('dims = { N = 100 }', 'dims = { N = 100 }\nlimits = { run_wall_s = 180, run_memory_mb = 8192 }')
-    toml += '\n[limits]\nrun_wall_s = 40\nrun_cpu_s = 90\n'
+    toml += '\n[limits]\nrun_wall_s = 40\nrun_cpu_s = 90\ncompile_wall_s = 200\n'
     task = tasks.load_task(write_task(suite, toml=toml))
     small, big = task.cases
     assert small.limits == {"run_wall_s": 180.0, "run_cpu_s": 90.0, "run_memory_mb": 8192.0}
-    assert big.limits == {"run_wall_s": 40.0, "run_cpu_s": 90.0}
+    assert big.limits == {"run_wall_s": 40.0, "run_cpu_s": 90.0}  # compilation is the task's
+    assert task.limits["compile_wall_s"] == 200.0
 
 
 @pytest.mark.parametrize(("limits", "field", "expected"), [
