@@ -75,3 +75,16 @@ def suite(tmp_path: Path) -> Path:
     root = tmp_path / "suite"
     root.mkdir()
     return root
+
+
+def written_trial(suite: Path, tmp_path: Path):  # noqa: ANN201 - (task, case, trial, files)
+    """The vadd task's second case, one trial drawn for seed 5 and written into ``tmp_path/in``."""
+    from bench_runner import launcher, reference, tasks
+
+    task = tasks.load_task(write_task(suite))
+    case = task.cases[1]
+    inputs = reference.make_inputs(task, case, 5)
+    trial = launcher.Trial(0, 5, True, inputs, reference.golden(task, case, inputs))
+    folder = tmp_path / "in"
+    folder.mkdir()
+    return task, case, trial, launcher.write_trial_files(task, 1, trial, folder)

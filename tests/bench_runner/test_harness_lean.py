@@ -18,7 +18,7 @@ import pytest
 
 from bench_runner import dtypes, evaluate, launcher, reference, tasks, verify
 from bench_runner.tasks import Tolerance
-from tests.bench_runner.conftest import write_task
+from tests.bench_runner.conftest import write_task, written_trial
 
 SUITE_DTYPES = ["float16", "bfloat16", "float32", "int8", "int32", "int64", "bool"]
 TOL = Tolerance(rtol=1e-3, atol=1e-3)
@@ -329,14 +329,9 @@ def test_poison_is_fresh_filler_that_never_equals_the_golden(name: str) -> None:
 
 
 def test_trial_files_hold_the_arrays_bytes(suite: Path, tmp_path: Path) -> None:
-    task = tasks.load_task(write_task(suite))
-    case = task.cases[1]
-    inputs = reference.make_inputs(task, case, 5)
-    trial = launcher.Trial(0, 5, True, inputs, reference.golden(task, case, inputs))
+    _, _, trial, files = written_trial(suite, tmp_path)
     folder = tmp_path / "in"
-    folder.mkdir()
-    files = launcher.write_trial_files(task, 1, trial, folder)
-    for name, array in (("x", inputs["x"]), ("y", inputs["y"]), ("z", trial.poison["z"])):
+    for name, array in (("x", trial.inputs["x"]), ("y", trial.inputs["y"]), ("z", trial.poison["z"])):
         assert (folder / Path(files[name]).name).read_bytes() == array.tobytes()
 
 

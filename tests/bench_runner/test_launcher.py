@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bench_runner import launcher, reference, tasks
-from tests.bench_runner.conftest import write_task
+from tests.bench_runner.conftest import write_task, written_trial
 
 
 def _record(kind: int, trial: int, name: str, payload: bytes) -> bytes:
@@ -73,20 +73,15 @@ def test_generated_sources_pin_the_signature_and_launch_every_arg(suite: Path) -
 
 
 def test_manifest_lists_shapes_attrs_and_trial_files(suite: Path, tmp_path: Path) -> None:
-    task = tasks.load_task(write_task(suite))
-    case = task.cases[1]
-    inputs = reference.make_inputs(task, case, 5)
-    trial = launcher.Trial(0, 5, True, inputs, reference.golden(task, case, inputs))
-    folder = tmp_path / "in"
-    folder.mkdir()
-    files = launcher.write_trial_files(task, 1, trial, folder)
+    task, case, trial, files = written_trial(suite, tmp_path)
     text = launcher.manifest_text(task, case, [files], report_path="/tmp/r.json",
                                   platform={"aiv_cores": 48, "aic_cores": 24, "ub_bytes": 196608, "soc": "S"})
     assert "input x float32 1 1000" in text and "output z float32 1 1000" in text
     assert "block_dim 0" in text and text.rstrip().endswith("end")
     assert files["z"] == "../in/c1t0_z.bin"
+    folder = tmp_path / "in"
     assert np.isnan(np.fromfile(folder / "c1t0_z.bin", dtype=np.float32)).all()
-    assert np.array_equal(np.fromfile(folder / "c1t0_x.bin", dtype=np.float32), inputs["x"])
+    assert np.array_equal(np.fromfile(folder / "c1t0_x.bin", dtype=np.float32), trial.inputs["x"])
 
 
 def test_inputs_are_reproducible_per_seed_and_differ_across_seeds(suite: Path) -> None:
