@@ -46,7 +46,11 @@ class ModelBoardApi(ApiView):
                    responses={200: OBJECT, **errors(400, 401, 403, 429)},
                    description="One row per run: compile/exec pass@1/5/10 with 95% bootstrap intervals, "
                                "speedups, fast_1 and fast_1.5, overall and per level; the expert baseline "
-                               "row has `baseline: true`.")
+                               "row has `baseline: true`. `coverage` says how much of the board's tasks the "
+                               "run judged with its k samples (tasks_in_scope, tasks_covered, "
+                               "samples_per_task, …); only `complete` runs (every task × sample of the "
+                               "scope, nothing unjudged; with split=eval every held-out task) have a "
+                               "`rank`, the others follow them with `rank: null`.")
     def get(self, request):
         filters = _filters(request)
         _, _, records = exports.models_table(filters)

@@ -18,11 +18,16 @@ def _v(value: Any) -> Any:
     return "" if value is None else value
 
 
+#: What a models row says about its coverage (leaderboard.coverage): a partial run has no rank.
+COVERAGE_COLUMNS = ("complete", "tasks_in_scope", "tasks_covered", "samples_per_task")
+
+
 def models_table(filters: selectors.Filters) -> tuple[list[str], list[list[Any]], list[dict]]:
+    """The model board as the page orders it by exec@1: ranked runs, then partial ones unranked."""
     rows = selectors.sort_rows(selectors.model_leaderboard(filters), "exec@1")
     metric_cols = [f"{kind}@{k}" for kind in ("compile", "exec") for k in metrics.KS] + [
         "mean_speedup", "geomean_speedup", "fast_1", "fast_1.5", "tasks", "solved", "samples", "unjudged"]
-    header = ["run", "run_name", "model", "training_stage", "baseline", *metric_cols]
+    header = ["rank", "run", "run_name", "model", "training_stage", "baseline", *COVERAGE_COLUMNS, *metric_cols]
     for kind in ("compile", "exec"):
         for k in metrics.KS:
             header += [f"{kind}@{k}_ci_low", f"{kind}@{k}_ci_high"]
@@ -30,7 +35,9 @@ def models_table(filters: selectors.Filters) -> tuple[list[str], list[list[Any]]
         header += [f"L{level}_compile@1", f"L{level}_exec@1"]
     table = []
     for row in rows:
-        line = [row.run_id or "", row.run_name, row.model_name, row.training_stage, row.baseline]
+        line = [_v(row.rank), row.run_id or "", row.run_name, row.model_name, row.training_stage, row.baseline]
+        cov = row.coverage
+        line += [row.complete, *((cov.tasks_in_scope, cov.tasks_covered, cov.samples_per_task) if cov else ("",) * 3)]
         line += [_v(row.metrics.get(c)) for c in metric_cols]
         for kind in ("compile", "exec"):
             for k in metrics.KS:

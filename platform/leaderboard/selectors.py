@@ -18,7 +18,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import Count, Max, QuerySet, Sum
 
-from leaderboard import metrics
+from leaderboard import coverage, metrics
+from leaderboard.coverage import Coverage, Scope
 from leaderboard.metrics import Cell, TaskTally
 from leaderboard.models import FailureCount, Quarantine, RankedKernel, RunTaskStat
 from leaderboard.task_stats import VOUCHED, best_kernels
@@ -105,6 +106,27 @@ def _in_split(tasks: QuerySet, split: str | None, field: str = "slug") -> QueryS
     return tasks.filter(**held_out) if split == "eval" else tasks.exclude(**held_out)
 
 
+def _scope_tasks(filters: Filters) -> QuerySet:
+    """The tasks a board scores, before the path: suite, split, level, shape and category."""
+    tasks = _in_split(Task.objects.filter(retired=False, suite=filters.suite), filters.split)
+    if filters.level:
+        tasks = tasks.filter(level=filters.level)
+    if filters.shape_mode:
+        tasks = tasks.filter(shape_mode=filters.shape_mode)
+    if filters.category:
+        tasks = tasks.filter(category=filters.category)
+    return tasks
+
+
+def board_scope(filters: Filters) -> Scope:
+    """The tasks a run must judge to be ranked on this board (leaderboard.coverage): those of the
+    filters that offer the board's path, if it names one (no run can judge a path a task does
+    not offer). One query of ids; paths are checked here because SQLite has no JSON contains."""
+    rows = _scope_tasks(filters).values_list("pk", "paths")
+    ids = frozenset(pk for pk, paths in rows if not filters.path or not paths or filters.path in paths)
+    return Scope(task_ids=ids, held_out=filters.split == "eval")
+
+
 def _stat_rows(filters: Filters, run_ids: list[int] | None = None) -> QuerySet:
     rows = RunTaskStat.objects.filter(toolchain=filters.toolchain, task__retired=False, task__suite=filters.suite)
     rows = _in_split(rows, filters.split, "task__slug")
@@ -164,6 +186,9 @@ class BoardRow:
     by_level: dict[int, dict[str, Cell]] = field(default_factory=dict)
     baseline: bool = False
     rank: int | None = None
+    #: How much of the board's scope the run judged (leaderboard.coverage); None only for rows
+    #: built before coverage existed, which count as partial.
+    coverage: Coverage | None = None
 
     def value(self, column: str) -> float | None:
         v = self.metrics.get(column)
@@ -175,8 +200,15 @@ class BoardRow:
 
     @property
     def complete(self) -> bool:
-        """Every sample has a verdict; a run with unjudged samples is listed, not ranked."""
-        return self.baseline or self.unjudged == 0
+        """The run judged every task of the board's scope with its k samples and has nothing
+        unjudged (leaderboard.coverage): only such runs are ranked; the others are partial."""
+        return self.baseline or (self.coverage is not None and self.coverage.complete)
+
+    @property
+    def partial(self) -> bool:
+        """Judged fewer tasks × samples than the board scores (shown as "partial · 4 / 245 tasks");
+        a run short only because of unjudged samples is "incomplete" instead."""
+        return not self.baseline and (self.coverage is None or self.coverage.partial)
 
     def as_dict(self) -> dict[str, Any]:
         def plain(v):
@@ -187,27 +219,25 @@ class BoardRow:
             "training_stage": self.training_stage, "base_model": self.base_model,
             "samples_per_task": self.samples_per_task, "decoding": self.decoding, "baseline": self.baseline,
             "rank": self.rank, "complete": self.complete, "unjudged": self.unjudged,
+            "coverage": self.coverage.as_dict() if self.coverage else None,
             "metrics": {k: plain(v) for k, v in self.metrics.items()},
             "by_level": {f"L{lvl}": {k: plain(v) for k, v in cells.items()} for lvl, cells in self.by_level.items()},
         }
 
 
-def _baseline_row(filters: Filters) -> BoardRow:
-    """The expert kernels: correct on every task of the filter, speedup 1 by definition."""
-    tasks = _in_split(Task.objects.filter(retired=False, suite=filters.suite), filters.split)
-    if filters.level:
-        tasks = tasks.filter(level=filters.level)
-    if filters.shape_mode:
-        tasks = tasks.filter(shape_mode=filters.shape_mode)
-    if filters.category:
-        tasks = tasks.filter(category=filters.category)
-    levels = list(tasks.values_list("level", flat=True))
+def _baseline_row(filters: Filters, scope: Scope) -> BoardRow:
+    """The expert kernels: correct on every task of the board's scope, speedup 1 by definition."""
+    levels = list(Task.objects.filter(pk__in=scope.task_ids).values_list("level", flat=True))
     tallies = [TaskTally(i, lvl, 1, 1, 1, 1.0, 1, 1.0, 0.0) for i, lvl in enumerate(levels)]
     summary = metrics.summarize(tallies, ks=(1,), intervals=False)
     for k in metrics.KS[1:]:
         summary[f"compile@{k}"] = summary[f"exec@{k}"] = Cell(1.0 if tallies else None, tasks=len(tallies))
     by_level = {lvl: {"compile@1": Cell(1.0), "exec@1": Cell(1.0)} for lvl in sorted(set(levels))}
-    return BoardRow(0, "expert kernels", "Baseline", 0, "expert", "", 1, {}, summary, by_level, baseline=True)
+    n = len(levels)
+    whole = Coverage(tasks_in_scope=n, tasks_covered=n, tasks_attempted=n, samples_per_task=1, samples_judged=n,
+                     samples_expected=n, held_out=scope.held_out)
+    return BoardRow(0, "expert kernels", "Baseline", 0, "expert", "", 1, {}, summary, by_level, baseline=True,
+                    coverage=whole)
 
 
 def _run_versions(filters: Filters) -> dict[int, str]:
@@ -217,7 +247,7 @@ def _run_versions(filters: Filters) -> dict[int, str]:
     return {r["run_id"]: f"{r['t'].timestamp() if r['t'] else 0}:{r['rows']}:{r['samples']}" for r in rows}
 
 
-def _board_row(run: Run, tallies: list[TaskTally]) -> BoardRow:
+def _board_row(run: Run, tallies: list[TaskTally], scope: Scope) -> BoardRow:
     summary = metrics.summarize(tallies)
     by_level = {}
     for level in (1, 2, 3):
@@ -226,7 +256,8 @@ def _board_row(run: Run, tallies: list[TaskTally]) -> BoardRow:
             part = metrics.summarize(subset, ks=(1,), intervals=True)
             by_level[level] = {"compile@1": part["compile@1"], "exec@1": part["exec@1"]}
     return BoardRow(run.pk, run.name, run.model.name, run.model_id, run.model.get_training_stage_display(),
-                    run.model.base_model, run.samples_per_task, run.decoding or {}, summary, by_level)
+                    run.model.base_model, run.samples_per_task, run.decoding or {}, summary, by_level,
+                    coverage=coverage.measure(tallies, scope, samples_per_task=run.samples_per_task))
 
 
 def model_leaderboard(filters: Filters) -> list[BoardRow]:
@@ -234,10 +265,13 @@ def model_leaderboard(filters: Filters) -> list[BoardRow]:
 
     Rows are cached per run under a token of that run's aggregates: when an evaluation finishes
     only its run is recomputed (the bootstrap makes a row cost milliseconds; 50 of them would
-    not fit a page budget).
+    not fit a page budget). The key holds the scope's fingerprint too: a task synced in or
+    retired changes every run's coverage without touching its aggregates.
     """
+    scope = board_scope(filters)
     versions = _run_versions(filters)
-    keys = {run_id: f"lb:run:{run_id}:{filters.key()}:{token}" for run_id, token in versions.items()}
+    keys = {run_id: f"lb:run:{run_id}:{filters.key()}:{scope.fingerprint()}:{token}"
+            for run_id, token in versions.items()}
     cached = cache.get_many(list(keys.values()))
     rows = [cached[key] for key in keys.values() if key in cached]
     missing = [run_id for run_id, key in keys.items() if key not in cached]
@@ -246,24 +280,31 @@ def model_leaderboard(filters: Filters) -> list[BoardRow]:
         fresh = {}
         for run in Run.objects.filter(pk__in=missing).select_related("model"):
             if by_run.get(run.pk):
-                row = _board_row(run, by_run[run.pk])
+                row = _board_row(run, by_run[run.pk], scope)
                 rows.append(row)
                 fresh[keys[run.pk]] = row
         cache.set_many(fresh, timeout=3600)
-    rows.append(_baseline_row(filters))
+    rows.append(_baseline_row(filters, scope))
     return rows
 
 
 def sort_rows(rows: list[BoardRow], column: str, descending: bool = True) -> list[BoardRow]:
     """Baselines first (marked, never ranked), then complete runs by a column (runs without a
-    value last whichever the direction), then runs with unjudged samples, in the same order but
-    without a rank: their numbers stand on fewer samples than they asked for. Sets each rank."""
+    value last whichever the direction), then partial runs (leaderboard.coverage: fewer tasks ×
+    samples than the board's scope, or unjudged samples), in the same order but without a rank:
+    their numbers stand on other tasks than the ranked runs'. Sets each rank. The pages, the API
+    and the exports all order rows here."""
     if column not in COLUMNS:
         column = "exec@1"
 
     def ordered(runs: list[BoardRow]) -> list[BoardRow]:
-        have = [r for r in runs if r.value(column) is not None]
-        missing = [r for r in runs if r.value(column) is None]
+        def counts(r: BoardRow) -> bool:
+            if not r.complete:
+                return r.value(column) is not None
+            return coverage.orders_by(r.metrics.get(column), r.coverage)
+
+        have = [r for r in runs if counts(r)]
+        missing = [r for r in runs if not counts(r)]
         have.sort(key=lambda r: (r.value(column), -r.run_id if descending else r.run_id), reverse=descending)
         return have + missing
 

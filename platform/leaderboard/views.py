@@ -49,6 +49,7 @@ def models_board(request):
         "rows": rows, "filters": filters, "sort": sort, "columns": selectors.COLUMNS, "ks": KS,
         "options": selectors.filter_options(), "query": filters.as_query(),
         "runs_judged": sum(1 for r in rows if not r.baseline), "level_choices": LEVEL_CHOICES,
+        "runs_unranked": sum(1 for r in rows if not r.baseline and not r.complete),
     }
     if htmx_target(request, "board-results"):
         return render(request, "leaderboard/partials/models_table.html", context)

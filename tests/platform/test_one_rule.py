@@ -120,6 +120,11 @@ def test_verdicts_soc_and_displays_come_from_the_contract():
 OWNED = re.compile(r"^\s*(SUSPICIOUS_SPEEDUP|MAX_SOURCE_BYTES|DEFAULT_SOC|VERDICTS|SCHEMA_VERSION)\s*[:=]", re.M)
 
 
+#: Deciding that a run covered a task (judged samples against k) or the board (tasks covered
+#: against the scope): only leaderboard/coverage.py may, so the page, API and exports rank alike.
+COVERAGE_RULE = re.compile(r"\.n\s*>=\s*(k|[\w.]*samples_per_task)\b|\b(tasks_covered|tasks_in_scope)\s*(==|!=|<|>)")
+
+
 def test_no_second_copy_of_a_rule():
     offenders = []
     for base in ("platform", "bench_runner", "trainer"):
@@ -144,6 +149,11 @@ def test_no_second_copy_of_a_rule():
                 offenders.append(f"{rel}: a second settings-else-environment lookup (core.conf.setting)")
             if base == "platform" and re.search(r"^PENDING\w*\s*=", text, re.M) and path.name != "models.py":
                 offenders.append(f"{rel}: a second list of pending statuses (submissions.models.PENDING_STATUSES)")
+            if (base == "platform" and rel.as_posix() != "platform/leaderboard/coverage.py"
+                    and COVERAGE_RULE.search(text)):
+                offenders.append(f"{rel}: a second coverage rule, which runs a board ranks (leaderboard.coverage)")
+    # the scan still recognises the rule where it lives (else it would pass by matching nothing)
+    assert COVERAGE_RULE.search((ROOT / "platform/leaderboard/coverage.py").read_text(encoding="utf-8"))
     assert not offenders, "\n".join(offenders)
 
 
