@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Last: it needs the user, and its 429 page gets the security headers of the others.
+    "accounts.pagelimit.AnonymousPageLimit",
 ]
 
 if not DEBUG:  # production serves collected, hashed static files itself; locally, from static/
@@ -225,6 +227,9 @@ AKGEN_RATE_READ_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_PER_MIN", "600"))
 AKGEN_RATE_READ_USER_PER_MIN = int(os.environ.get("AKGEN_RATE_READ_USER_PER_MIN", "1200"))
 # Anonymous API reads of public data (tasks, public submissions, leaderboards), per client address.
 AKGEN_RATE_ANON_READ_PER_MIN = int(os.environ.get("AKGEN_RATE_ANON_READ_PER_MIN", "120"))
+# Anonymous page reads (GET/HEAD of any page but /api/v1/, static files, /healthz, sign-in and
+# sign-up), per client address; 0 turns the limit off (accounts.pagelimit).
+AKGEN_RATE_ANON_PAGE_PER_MIN = int(os.environ.get("AKGEN_RATE_ANON_PAGE_PER_MIN", "120"))
 # Sign-in attempts per client address and per account name, and sign-ups per address, a minute.
 AKGEN_RATE_LOGIN_PER_MIN = int(os.environ.get("AKGEN_RATE_LOGIN_PER_MIN", "10"))
 AKGEN_RATE_SIGNUP_PER_MIN = int(os.environ.get("AKGEN_RATE_SIGNUP_PER_MIN", "5"))

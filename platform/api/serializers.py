@@ -71,10 +71,12 @@ class SubmissionInput(serializers.Serializer):
                                    help_text="One of your runs; with sample_index, makes the request idempotent.")
     sample_index = serializers.IntegerField(min_value=0, max_value=2**31 - 1, allow_null=True, required=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC, required=False,
-                                         help_text="private: only you and staff can see it.")
+                                         help_text="private: only you and staff can see it (sources, reasoning "
+                                                   "and result), and no release takes it.")
     reasoning = TextField(trim_whitespace=False, allow_blank=True, allow_null=True, required=False,
                           help_text=f"The model's reasoning before its answer (its think block; at most "
-                                    f"{MAX_REASONING_BYTES // 1024} KiB), stored for training data, never compiled.")
+                                    f"{MAX_REASONING_BYTES // 1024} KiB), stored for training data, never compiled; "
+                                    "as visible as the kernel (a public one's page shows it, releases carry it).")
 
 
 BATCH_HELP = (f"Up to {settings.AKGEN_API_BATCH_MAX} items, each shaped like a single submission; "
@@ -130,7 +132,8 @@ class EvaluationOutput(serializers.Serializer):
     speedup = serializers.FloatField(allow_null=True)
     cycles = serializers.IntegerField(allow_null=True)
     attempt = serializers.IntegerField()
-    error = serializers.CharField()
+    error = serializers.CharField(help_text="Why it was not judged: the evaluator's refusal of the input; "
+                                            "infrastructure detail only for staff, as on the page.")
     result = serializers.JSONField(allow_null=True, help_text="The evaluator's full result object.")
     enqueued_at = serializers.DateTimeField(allow_null=True)
     started_at = serializers.DateTimeField(allow_null=True)
@@ -156,7 +159,9 @@ class SubmissionOutput(serializers.Serializer):
     evaluations = EvaluationOutput(many=True)
     kernel = serializers.CharField(source="kernel_source")
     host = serializers.CharField(source="host_source", allow_null=True)
-    reasoning = serializers.CharField(help_text="The reasoning the submitter sent with the kernel (may be empty).")
+    reasoning = serializers.CharField(required=False, help_text="The reasoning the submitter sent with the kernel "
+                                      "(may be empty); present where the submission's page shows it "
+                                      "(submissions.selectors.Shown).")
 
 
 # --- tasks -------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.http import JsonResponse
 from django.urls import Resolver404, resolve, reverse
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import generics, status
+from rest_framework import generics, serializers, status
 from rest_framework.exceptions import NotFound, Throttled, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,6 +32,7 @@ from submissions.intake import (
     max_pending,
 )
 from submissions.models import Evaluation
+from submissions.presenters import refusal
 from submissions.runs import llm_create, run_create
 from submissions.selectors import (
     llms_of,
@@ -39,6 +40,7 @@ from submissions.selectors import (
     queue_position,
     run_get,
     runs_of,
+    shown_to,
     submission_get_for,
     submissions_of,
     submissions_visible_to,
@@ -222,16 +224,32 @@ class SubmissionBatchApi(ApiView):
         return Response(body, status=status.HTTP_207_MULTI_STATUS if failed else status.HTTP_201_CREATED)
 
 
+class ShownEvaluationOutput(s.EvaluationOutput):
+    error = serializers.CharField(source="shown_error")
+
+
 class SubmissionSerializerWithUrl(s.SubmissionOutput):
+    """A submission as its page shows it to the requester (submissions.selectors.shown_to): no
+    field the page keeps from them, and an unjudged evaluation's error only as the page words it."""
+
+    evaluations = ShownEvaluationOutput(many=True, source="shown_evaluations")
+
     def to_representation(self, instance):
-        evaluations = sorted(instance.evaluations.all(), key=lambda e: e.pk)
-        main = evaluations[0] if evaluations else None
+        shown = shown_to(self.context["request"].user, instance)
+        listed = list(instance.evaluations.all())
+        for evaluation in listed:
+            evaluation.shown_error = evaluation.error if shown.operations else refusal(evaluation.error)
+        instance.shown_evaluations = listed
+        main = min(listed, key=lambda e: e.pk) if listed else None
         instance.url = _abs(self.context["request"], "api:submission-detail", instance.pk)
         instance.status = main.status if main else "queued"
         instance.verdict = main.verdict if main else ""
         instance.result = main.result if main and not self.context.get("brief") else None
         instance.queue_position = queue_position(main) if main and self.context.get("queue_position") else None
-        return super().to_representation(instance)
+        data = super().to_representation(instance)
+        if not shown.reasoning:
+            del data["reasoning"]
+        return data
 
 
 class SubmissionDetailApi(ApiView):

@@ -31,6 +31,7 @@ from releases import formats
 from releases.apinotes import api_notes
 from releases.builder import Example
 from submissions.models import EvalStatus, Evaluation, Submission
+from submissions.selectors import visibility_q
 from tasks.models import TaskVersion
 from tasks.suites import DEFAULT_SUITE
 
@@ -55,8 +56,11 @@ class Target:
 
 
 def human_fixed_ids() -> set[int]:
-    """Failing submissions with a submitted or approved human fix: theirs is the record."""
-    return set(Annotation.objects.filter(item__queue__kind=QueueKind.FIX, fix_submission__isnull=False,
+    """Failing submissions with a submitted or approved human fix that may ship (its kernel is one
+    everyone may see, submissions.selectors.visibility_q): theirs is the record. A fix kept private
+    leaves the failure to the automatic record instead of silencing it."""
+    return set(Annotation.objects.filter(visibility_q(None, via="fix_submission__"),
+                                         item__queue__kind=QueueKind.FIX, fix_submission__isnull=False,
                                          status__in=[Status.APPROVED, Status.SUBMITTED])
                .values_list("item__submission_id", flat=True))
 
@@ -141,9 +145,10 @@ def root_cause(result: dict, verdict: str, category: str) -> tuple[str, str]:
 
 
 def auto_fix_examples(ctx, subset: str, *, shared: Q, passing: Q, run_log) -> Iterator[Example]:
-    """Automatic ``api_fix`` / ``kernel_fix`` records (see the module docstring)."""
+    """Automatic ``api_fix`` / ``kernel_fix`` records (see the module docstring). ``shared`` (the
+    visibility rule) holds for the failing sample *and* its target: both kernels are in the record."""
     skip = human_fixed_ids()
-    targets = _Targets(passing)
+    targets = _Targets(passing & shared)
     left: Counter = Counter()
     seen: set[tuple] = set()
     for ev in _failing(ctx, subset, shared):

@@ -39,8 +39,27 @@ from tasks.suites import DEFAULT_SUITE, task_on_disk
 logger = logging.getLogger(__name__)
 
 COMPILED_FAILED = ("wrong_answer", "runtime_error", "timeout")
-#: Only what everyone may see goes into a release (submissions.selectors.visibility_q).
-SHARED = visibility_q(None, via="submission__")
+
+
+def shared(via: str) -> Q:
+    """The one visibility rule (submissions.selectors.visibility_q) as releases apply it: only
+    what *everyone* may see, through the relation ``via`` ("submission__", "fix_submission__").
+
+    Anyone signed in may download a release, so a kernel its author kept private (an annotator's
+    fix, a private run sample) must never become a record, whichever table it is reached through.
+    """
+    rule = visibility_q(None, via=via)
+    assert rule is not None  # no user: never "everything"
+    return rule
+
+
+def shared_if_any(via: str) -> Q:
+    """``shared(via)`` for an optional relation: rows without one pass (an expert kernel's item)."""
+    return Q(**{f"{via}isnull": True}) | shared(via)
+
+
+#: Only what everyone may see goes into a release: the run samples an evaluation belongs to.
+SHARED = shared("submission__")
 #: Run samples a DPO pair may use, by the evaluator's record: a *chosen* kernel passed and its
 #: timing is one the judge vouches for (not suspicious, or a reviewer dismissed the flag); a
 #: *rejected* one compiled and failed. Quarantined results are in neither pool.
@@ -200,7 +219,9 @@ def _path_for(task: TaskInfo, submission: Submission | None, host: str | None) -
 
 def _annotations(ctx: Context, kind: str):
     states = [Status.APPROVED] if ctx.filters.min_review == "approved" else [Status.APPROVED, Status.SUBMITTED]
-    qs = Annotation.objects.filter(status__in=states, item__queue__kind=kind)
+    # The kernels an annotation carries (the item's submission, a fix's submission) obey the rule too.
+    qs = Annotation.objects.filter(shared_if_any("item__submission__"), shared_if_any("fix_submission__"),
+                                   status__in=states, item__queue__kind=kind)
     stamp = "reviewed_at" if ctx.filters.min_review == "approved" else "submitted_at"
     qs = qs.filter(**ctx.date_range(stamp))
     if kind != QueueKind.DOCQA:

@@ -567,6 +567,13 @@ def stored_record(evaluation: Evaluation) -> EvaluationResult | None:
         return None
 
 
+def refusal(error: str) -> str:
+    """The part of an unjudged evaluation's error anyone who may see the submission reads: the
+    evaluator's refusal of the input (its first line). Any other error text is infrastructure
+    detail for staff (submissions.selectors.Shown)."""
+    return error.splitlines()[0][:500] if error.startswith(REFUSED_PREFIX) else ""
+
+
 UNREADABLE = ("The stored result of this evaluation is not in a form this version of the site can read; "
               "its verdict above is the one recorded.")
 
@@ -591,8 +598,7 @@ def evaluation_view(evaluation: Evaluation, submission: Submission, *, queue_pos
         view.worker_lost = worker_lost(evaluation)
         return view
     if evaluation.status == EvalStatus.FAILED:  # unjudged; the submitter reads why only if it is theirs
-        if evaluation.error.startswith(REFUSED_PREFIX):
-            view.reason = evaluation.error.splitlines()[0][:500]
+        view.reason = refusal(evaluation.error)
         return view
     record = stored_record(evaluation)
     if record is None:

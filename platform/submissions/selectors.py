@@ -8,6 +8,7 @@ Shared file: the pages' queries are below; add yours in their own section.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import (
@@ -72,6 +73,32 @@ def submissions_visible_to(user) -> QuerySet[Submission]:
 
 def is_visible_to(submission: Submission, user) -> bool:
     return submissions_visible_to(user).filter(pk=submission.pk).exists()
+
+
+# --- what a viewer is shown of a submission it may open (issue #30) ----------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What of a submission one viewer is shown: the page, its polled partial and the API all
+    read this one answer, so the API never hands a reader a field the page keeps from them.
+
+    Whether the viewer may open the submission at all is ``visibility_q`` (a 404 otherwise);
+    whoever may open it reads its sources, its judged result and the reasoning sent with it (the
+    reasoning is training data: releases carry a shared sample's reasoning to their readers, so
+    it is exactly as private as its kernel). What is never the submitter's and never public is
+    the judging's operational detail — an infrastructure error's text and the worker's host
+    name — which, as on /healthz, only staff read; others get the evaluator's refusal only.
+    """
+
+    reasoning: bool
+    operations: bool
+
+
+def shown_to(user, submission: Submission) -> Shown:
+    """What ``user`` is shown of ``submission``, which the caller found through visibility_q."""
+    staff = bool(user is not None and user.is_authenticated and user.is_staff)
+    return Shown(reasoning=True, operations=staff)
 
 
 def _primary_evaluation():

@@ -31,6 +31,7 @@ from submissions.selectors import (
     VERDICT_GROUPS,
     expert_visible_to,
     queue_position,
+    shown_to,
     submission_get_visible,
     submission_list,
     submission_primary_evaluation,
@@ -68,6 +69,7 @@ def submission_detail(request, pk: int):
         "expert_visible": expert_visible_to(user=request.user, task=submission.task),
         "submitter": submitter_label(submission),
         "is_author": request.user.is_authenticated and submission.author_id == request.user.pk,
+        "shown": shown_to(request.user, submission),
     }
     return render(request, "submissions/detail.html", context)
 
@@ -81,7 +83,7 @@ def submission_status(request, pk: int):
     """
     submission = _visible_or_404(pk, request.user)
     ev = _evaluation_context(submission)
-    context = {"submission": submission, "ev": ev, "oob": True,
+    context = {"submission": submission, "ev": ev, "oob": True, "shown": shown_to(request.user, submission),
                "listings": source_listings(submission, ev.notes if ev else None),
                # a pass unlocks the expert diff: the link is swapped in with the verdict, no reload
                "expert_visible": expert_visible_to(user=request.user, task=submission.task)}

@@ -28,6 +28,13 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def anonymous_pages_unthrottled(settings):
+    """A journey reads pages (and HTMX partials) anonymously from one address faster than a
+    person: the anonymous page limit (accounts.pagelimit) is out of its way."""
+    settings.AKGEN_RATE_ANON_PAGE_PER_MIN = 1_000_000
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():

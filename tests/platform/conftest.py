@@ -9,6 +9,14 @@ from tests.platform.factories import make_task
 from workers import pipeline
 
 
+@pytest.fixture(autouse=True)
+def anonymous_pages_unthrottled(settings):
+    """Tests read pages anonymously from one address (127.0.0.1) far faster than a person, and
+    the counters outlive a test in Redis: the anonymous page limit (accounts.pagelimit) is out of
+    the way unless a test sets it (tests/platform/accounts/test_page_limit.py)."""
+    settings.AKGEN_RATE_ANON_PAGE_PER_MIN = 1_000_000
+
+
 @pytest.fixture
 def task(db) -> Task:
     return make_task()

@@ -124,12 +124,13 @@ def seed() -> dict:
                     {"kind": "pipeline", "text": "CopyIn, Compute, CopyOut with double buffering.", "lines": None},
                     {"kind": "perf", "text": "", "lines": None}]
         annotations[slug] = approve(item, ann, rev, at=T0 + timedelta(days=n), sections=sections)
-        # A fix of a compile error (api_fix) and of a wrong answer (kernel_fix + a dpo pair).
-        broken = submit(task, expert(slug).replace("SetGlobalBuffer", "SetGlobalBufer", 1), COMPILE, author=lab,
-                        visibility="private")
-        wrong = submit(task, expert(slug).replace("1024", "1000"), WRONG, author=lab, visibility="private")
+        # A fix of a compile error (api_fix) and of a wrong answer (kernel_fix + a dpo pair). Both
+        # kernels are shared (a fix queue takes only shared failures, and a release only shared
+        # fixes: tests/platform/releases/test_privacy.py holds the private ones back).
+        broken = submit(task, expert(slug).replace("SetGlobalBuffer", "SetGlobalBufer", 1), COMPILE, author=lab)
+        wrong = submit(task, expert(slug).replace("1024", "1000"), WRONG, author=lab)
         for failing, result, cat in ((broken, COMPILE, "undeclared"), (wrong, WRONG, "numerical_mismatch")):
-            fixed = submit(task, expert(slug, 1) + f"// fixed {failing.pk}\n", PASSED, author=ann, visibility="private")
+            fixed = submit(task, expert(slug, 1) + f"// fixed {failing.pk}\n", PASSED, author=ann)
             fix_item = Item.objects.create(queue=fixq, source=ItemSource.SUBMISSION, task=task,
                                            task_version=task.current_version, submission=failing,
                                            title=f"Fix {slug}", category=cat, verdict=result["verdict"])
