@@ -111,6 +111,8 @@ FINDING_CATEGORIES: dict[str, Category] = {
     "UNSUPPORTED": Category.UNDECLARED,  # an API the chosen SoC does not have (DataCopyPad on 310P)
     "SYNC_MISMATCH": Category.QUEUE_SYNC,  # SetFlag/WaitFlag left unpaired at kernel end
     "UNMODELLED_WRITE": Category.UNMODELLED_WRITE,  # GM bytes changed without a modelled write
+    # An access by the kernel's own code outside its stack, host-allocated GM and its local memory
+    "STRAY_ACCESS": Category.GM_OOB,
 }
 
 

@@ -454,9 +454,9 @@ public:
         st_.cur = st_.start;
     }
 
-    sim::PoolState& sim_pool() { return st_; }
+    inline sim::PoolState& sim_pool() { return st_; }
     // parent: the enclosing pool (nullptr: the pipe); share: the pool whose range is reused.
-    bool sim_init(sim::PoolState* parent, const sim::PoolState* share, uint32_t len, const sim::SrcLoc& loc) {
+    inline bool sim_init(sim::PoolState* parent, const sim::PoolState* share, uint32_t len, const sim::SrcLoc& loc) {
         const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("InitBufPool", loc);
         const uint32_t aligned = (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
@@ -491,7 +491,7 @@ public:
     }
 
 private:
-    bool place(sim::QueueState& q, int num, uint32_t len, bool tbuf, const sim::SrcLoc& loc) {
+    inline bool place(sim::QueueState& q, int num, uint32_t len, bool tbuf, const sim::SrcLoc& loc) {
         sim::CoreCtx* c = sim::tl_core;
         if (!st_.inited || !c) {
             sim::enter("TBufPool::InitBuffer", loc);

@@ -163,11 +163,14 @@ struct BlockInfo {
     bool is_static = false;
     const void* owner = nullptr;
     int index = 0;
+    uint32_t slot = 0;       // position in its core's `blocks` (owned_block); kStaticSlot for static_block
     uint64_t write_end = 0;  // when the last writer of this buffer finishes
     uint64_t read_end = 0;   // when the last reader finishes
     uint64_t enq_time = 0;   // EnQue's flag time (end of the producer pipe)
     uint64_t free_time = 0;  // FreeTensor's flag time (end of the consumer pipe)
 };
+
+constexpr uint32_t kStaticSlot = 0xFFFFFFFFu;
 
 struct TimelineEvent {
     int32_t core;
@@ -250,6 +253,25 @@ struct CoreCtx {
     uint64_t scalar_gm_access = 0;  // raw loads/stores into global memory (8-byte units)
     uintptr_t stack_lo = 0;         // this core thread's stack: the kernel's locals live there
     uintptr_t stack_hi = 0;
+    // The kernel's frames lie in [stack_lo, kernel_stack_top): above it are the launcher's frames
+    // and the thread's TLS. Stores by kernel code go only below it, to global memory or to this
+    // core's local memory (scalar_hooks.h, scalar_access).
+    uintptr_t kernel_stack_top = 0;
+    bool in_kernel = false;  // the kernel's body is running (call_kernel): its allocations are tracked
+    // Reads by the kernel's own code elsewhere, not yet re-checked: the compiler checks a
+    // read-modify-write once, at its read, so the bytes read must be unchanged at the next check
+    // (every call-back, every API entry, the kernel's end: scalar_hooks.h, verify_reads).
+    static constexpr uint32_t kWatchedReads = 8;
+    uint32_t reads_pending = 0;
+    uintptr_t read_addr[kWatchedReads] = {};
+    uint64_t read_len[kWatchedReads] = {};
+    uint64_t read_hash[kWatchedReads] = {};
+    // Heap blocks that code running for the kernel allocated (host-side helpers such as ge::Shape
+    // that the kernel calls): the kernel's own code may store into them (scalar_hooks.h).
+    static constexpr uint32_t kKernelAllocs = 128;
+    uint32_t kernel_alloc_count = 0;
+    uintptr_t kernel_alloc_lo[kKernelAllocs] = {};
+    uintptr_t kernel_alloc_hi[kKernelAllocs] = {};
     // diagnostics
     const char* last_api = "";
     SrcLoc last_loc{"", 0};
@@ -371,9 +393,16 @@ inline thread_local CoreCtx* tl_core = nullptr;
 // enters the runtime). The standard-library code the emulator calls is compiled into the
 // instrumented kernel unit too; while a scope is open the scalar-work hooks charge nothing, so
 // only the kernel's own code is charged (scalar_hooks.h).
+// Fails the run if memory the kernel's own code read outside its stack, GM and local memory has
+// changed since (scalar_hooks.h); clears the list.
+ASCEND_SIM_API void verify_reads(CoreCtx& c);
+
 struct ApiScope {
     inline ApiScope() {
-        if (tl_core) ++tl_core->in_api;
+        if (CoreCtx* c = tl_core) {
+            if (c->reads_pending && !c->in_api) verify_reads(*c);
+            ++c->in_api;
+        }
     }
     inline ~ApiScope() {
         if (tl_core) --tl_core->in_api;
@@ -410,6 +439,11 @@ ASCEND_SIM_API void gm_mark(const void* p, uint64_t bytes);
 // all: SyncAll<false> (every AIC and AIV of a MIX launch)
 ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api, bool all = false);
 // Operand checks.
+// A buffer pointer read from kernel-owned memory (a LocalTensor, a queue object on the kernel's
+// stack) is used only if it is one of this core's buffers: a forged or stale pointer fails the run
+// (BAD_PARAM) instead of letting the emulator read timestamps from, or write them to, memory the
+// kernel chose.
+ASCEND_SIM_API BlockInfo* owned_block(BlockInfo* b, const char* api, const SrcLoc& loc);
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
                                   uint32_t align, uint32_t hw_mask = kHwUB);
 ASCEND_SIM_API void ensure_cube_arena(CoreCtx& c);

@@ -132,6 +132,7 @@ ASCEND_SIM_API void accounting_begin();
 ASCEND_SIM_API bool install_kernel_seccomp();
 ASCEND_SIM_API void accounting_end();
 ASCEND_SIM_API void scalar_core_begin(CoreCtx& c);
+ASCEND_SIM_API void thread_stack_bounds();
 ASCEND_SIM_API void write_report();
 ASCEND_SIM_API void record(bool error, const char* code, const char* api, const SrcLoc& loc, const std::string& msg,
                            bool dedupe, int core_override = -2);
@@ -748,6 +749,18 @@ ASCEND_SIM_API void end_of_kernel_checks(CoreCtx& c) {
     }
 }
 
+// Runs the kernel body with the top of its stack recorded: the kernel's frames lie below `top`, the
+// launcher's (and the thread's TLS) above it, out of reach of the kernel's stores (scalar_hooks.h).
+// Not inlined, so nothing of run_block's frame lies below the mark.
+__attribute__((noinline)) ASCEND_SIM_API void call_kernel(CoreCtx& c, void (*fn)(void*), void* arg) {
+    volatile char top = 0;
+    c.kernel_stack_top = reinterpret_cast<uintptr_t>(&top) & ~static_cast<uintptr_t>(63);
+    c.in_kernel = true;
+    fn(arg);
+    c.in_kernel = false;
+    if (c.reads_pending) verify_reads(c);
+}
+
 ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int worker, uint64_t start_time) {
     Runtime& r = rt();
     auto ctx = std::make_unique<CoreCtx>();
@@ -789,6 +802,7 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
     c.static_block.is_static = true;
     c.static_block.is_tbuf = true;
     c.static_block.state = BufState::OCCUPIED;
+    c.static_block.slot = kStaticSlot;
     for (int p = 0; p < kPipeCount; ++p) c.pipe_free[p] = start_time;
     c.s_now = start_time;
     const size_t per_core = r.timeline_limit / static_cast<size_t>(r.block_dim * r.units);
@@ -819,7 +833,7 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
     raw->running = true;
     (void)start_time;
     try {
-        fn(arg);
+        call_kernel(*raw, fn, arg);
         if (!r.abort.load()) end_of_kernel_checks(*raw);
     } catch (const SimAbort&) {
     } catch (const std::exception& e) {
@@ -950,6 +964,7 @@ ASCEND_SIM_API void run_kernel_impl(const char* name, int64_t block_dim, const c
             ss.ss_size = altstack.size();
             ss.ss_flags = 0;
             sigaltstack(&ss, nullptr);
+            thread_stack_bounds();
             install_kernel_seccomp();  // from here on this thread runs kernel code (kernel_seccomp.h)
             uint64_t clock = 0;
             const int role = w % r.units;
@@ -1130,6 +1145,18 @@ ASCEND_SIM_API std::string hw_mask_names(uint32_t mask) {
 }
 
 // Validates a LocalTensor operand: allocated, not freed, aligned; returns its memory.
+ASCEND_SIM_API BlockInfo* owned_block(BlockInfo* b, const char* api, const SrcLoc& loc) {
+    CoreCtx* c = tl_core;
+    if (b && c) {
+        if (b == &c->static_block) return b;
+        if (b->slot < c->blocks.size() && &c->blocks[b->slot] == b) return b;
+    }
+    fail("BAD_PARAM", api, loc,
+         "%s was given a local tensor or queue whose buffer is not one of this core's (its internals were "
+         "overwritten, or it belongs to another core)",
+         api);
+}
+
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
                                   uint32_t align, uint32_t hw_mask) {
     BlockInfo* b = t.blk;
@@ -1138,6 +1165,7 @@ ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const cha
              "%s is a LocalTensor that was never allocated (default-constructed; use AllocTensor/DeQue/TBuf::Get)",
              role);
     }
+    owned_block(b, api, loc);
     if (b->state == BufState::DEAD || t.gen != b->gen) {
         fail("USE_AFTER_FREE", api, loc,
              "%s refers to a %s that was released by FreeTensor (or TPipe::Reset) after this tensor was obtained; "
@@ -1341,6 +1369,7 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
     for (int i = 0; i < num; ++i) {
         c.blocks.emplace_back();
         BlockInfo& b = c.blocks.back();
+        b.slot = static_cast<uint32_t>(c.blocks.size() - 1);
         if (hw == Hardware::UB) {
             b.addr = c.ub_cursor;
             c.ub_cursor += aligned;
@@ -1368,7 +1397,7 @@ ASCEND_SIM_API BlockInfo* que_alloc(QueueState& q, const SrcLoc& loc) {
     if (!q.inited) fail("QUE_ORDER", "AllocTensor", loc, "AllocTensor on a queue that was never initialised with InitBuffer");
     BlockInfo* b = nullptr;
     for (int k = 0; k < q.num; ++k) {
-        BlockInfo* cand = q.blocks[(q.alloc_cursor + k) % q.num];
+        BlockInfo* cand = owned_block(q.blocks[(q.alloc_cursor + k) % q.num], "AllocTensor", loc);
         if (cand->state == BufState::FREE) {
             b = cand;
             q.alloc_cursor = (cand->index + 1) % q.num;
@@ -1393,6 +1422,7 @@ ASCEND_SIM_API BlockInfo* que_alloc(QueueState& q, const SrcLoc& loc) {
 static inline BlockInfo* que_own(QueueState& q, const TensorRef& t, const char* api, const SrcLoc& loc) {
     BlockInfo* b = t.blk;
     if (!b) fail("BAD_PARAM", api, loc, "%s of a LocalTensor that was never allocated", api);
+    owned_block(b, api, loc);
     if (b->owner != &q) {
         fail("QUE_ORDER", api, loc, "%s of a tensor that does not belong to this queue (it came from another queue or a "
              "TBuf)", api);
@@ -1454,7 +1484,7 @@ ASCEND_SIM_API BlockInfo* que_deque(QueueState& q, const SrcLoc& loc) {
         fail("QUE_ORDER", "DeQue", loc,
              "DeQue from an empty queue: no EnQue precedes it, so on the NPU this core would wait forever");
     }
-    BlockInfo* b = q.fifo[q.fifo_head];
+    BlockInfo* b = owned_block(q.fifo[q.fifo_head], "DeQue", loc);
     q.fifo_head = (q.fifo_head + 1) % 64;
     q.fifo_count--;
     Pipe prod, cons;
@@ -1476,7 +1506,7 @@ ASCEND_SIM_API BlockInfo* tbuf_block(QueueState& q, const char* api, const SrcLo
     const ::AscendC::sim::ApiScope api_scope_;
     enter(api, loc);
     if (!q.inited) fail("QUE_ORDER", api, loc, "TBuf used before TPipe::InitBuffer initialised it");
-    BlockInfo* b = q.blocks[0];
+    BlockInfo* b = owned_block(q.blocks[0], api, loc);
     if (b->state == BufState::DEAD) fail("USE_AFTER_FREE", api, loc, "TBuf used after TPipe::Reset released it");
     return b;
 }

@@ -29,6 +29,30 @@
 namespace AscendC {
 namespace sim {
 
+// FNV-1a over `n` bytes: what verify_reads compares.
+static inline uint64_t read_hash(uintptr_t a, uint64_t n) {
+    const auto* p = reinterpret_cast<const uint8_t*>(a);
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+ASCEND_SIM_API void verify_reads(CoreCtx& c) {
+    const uint32_t n = c.reads_pending;
+    c.reads_pending = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (read_hash(c.read_addr[i], c.read_len[i]) != c.read_hash[i]) {
+            fail("STRAY_ACCESS", c.last_api[0] ? c.last_api : "(kernel code)", c.last_loc,
+                 "the kernel's own code changed %llu byte(s) at %p that it had read, outside its stack, the global "
+                 "memory the host allocated and this core's local memory (the last AscendC call was %s at line %d): "
+                 "a write through a wild or forged pointer — on the NPU such a store faults or clobbers another "
+                 "tensor",
+                 static_cast<unsigned long long>(c.read_len[i]), reinterpret_cast<void*>(c.read_addr[i]),
+                 c.last_api[0] ? c.last_api : "(none)", c.last_loc.line);
+        }
+    }
+}
+
 ASCEND_SIM_API void gm_mark(const void* p, uint64_t bytes) {
     if (bytes == 0) return;
     Runtime& r = rt();
@@ -45,6 +69,7 @@ ASCEND_SIM_API void gm_mark(const void* p, uint64_t bytes) {
 // Called by the launcher before the cores start: snapshot every GmAlloc'd buffer.
 ASCEND_SIM_API void accounting_begin() {
     Runtime& r = rt();
+
     r.watches.clear();
     r.unaccounted_bytes = 0;
     r.unaccounted_where.clear();
@@ -91,56 +116,105 @@ ASCEND_SIM_API void accounting_end() {
     }
 }
 
-// Called on each core thread before the kernel runs: where its stack is.
-ASCEND_SIM_API void scalar_core_begin(CoreCtx& c) {
+// This core thread's stack, read by thread_stack_bounds() before the thread's system-call filter
+// is installed (pthread_getattr_np needs sched_getaffinity, which the filter refuses).
+inline thread_local uintptr_t tl_stack_lo = 0;
+inline thread_local uintptr_t tl_stack_hi = 0;
+
+ASCEND_SIM_API void thread_stack_bounds() {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {
         void* addr = nullptr;
         size_t size = 0;
         if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-            c.stack_lo = reinterpret_cast<uintptr_t>(addr);
-            c.stack_hi = c.stack_lo + size;
+            tl_stack_lo = reinterpret_cast<uintptr_t>(addr);
+            tl_stack_hi = tl_stack_lo + size;
         }
         pthread_attr_destroy(&attr);
     }
+    if (!tl_stack_lo) {
+        std::fprintf(stderr, "[ascend_sim] internal error: cannot find the core thread's stack\n");
+        std::_Exit(70);
+    }
+}
+
+// Called on each core thread before the kernel runs: where its stack is.
+ASCEND_SIM_API void scalar_core_begin(CoreCtx& c) {
+    c.stack_lo = tl_stack_lo;
+    c.stack_hi = tl_stack_hi;
 }
 
 #if defined(ASCEND_SIM_BUILDING_RUNTIME)
+// A store by the kernel's own code outside the memory an AI core has: its stack frames, global
+// memory the host allocated, its local memory. Everything else in this process (the emulator's
+// clocks, counters and buffer records, other cores' stacks, the launcher's frames, TLS) is the
+// judge's, so the store stops the run before it happens: a kernel's modelled time cannot depend
+// on pointer arithmetic that reaches the emulator (docs/security.md, "Inside the process").
+// Reads elsewhere are allowed (constants, the CPU twin's globals, emulator helpers the compiler
+// instrumented), but what they read must not change before the next check (verify_reads): the
+// compiler checks a read-modify-write at its read only.
+[[noreturn]] static void stray_store(CoreCtx* c, uintptr_t a, size_t n) {
+    fail("STRAY_ACCESS", c->last_api[0] ? c->last_api : "(kernel code)", c->last_loc,
+         "the kernel's own code stored %zu byte(s) at %p, outside its stack, the global memory the host allocated "
+         "and this core's local memory (the last AscendC call was %s at line %d): a wild or forged pointer — on the "
+         "NPU such a store faults or clobbers another tensor",
+         n, reinterpret_cast<void*>(a), c->last_api[0] ? c->last_api : "(none)", c->last_loc.line);
+}
+
+static inline bool kernel_allocated(const CoreCtx* c, uintptr_t a, size_t n) {
+    for (uint32_t i = 0; i < c->kernel_alloc_count; ++i) {
+        if (a >= c->kernel_alloc_lo[i] && a < c->kernel_alloc_hi[i] && n <= c->kernel_alloc_hi[i] - a) return true;
+    }
+    return false;
+}
+
+static inline void note_read(CoreCtx* c, uintptr_t a, size_t n) {
+    if (c->reads_pending == CoreCtx::kWatchedReads) verify_reads(*c);
+    const uint32_t i = c->reads_pending++;
+    c->read_addr[i] = a;
+    c->read_len[i] = n;
+    c->read_hash[i] = read_hash(a, n);
+}
+
 // One instrumented access of `n` bytes at `a` by the kernel's own code.
 static inline void scalar_access(uintptr_t a, size_t n, bool write) {
     CoreCtx* c = tl_core;
     if (!c || c->in_api) return;
+    if (c->reads_pending) verify_reads(*c);
+    if (a >= c->stack_lo && a < c->kernel_stack_top && n <= c->kernel_stack_top - a) return;  // its locals
     const uint64_t units = (n + kScalarAccessBytes - 1) / kScalarAccessBytes;
     const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());
-    if (a >= ub && a < ub + c->ub.size()) {
+    if (a >= ub && a < ub + c->ub.size() && n <= ub + c->ub.size() - a) {
         const uint64_t cyc = units * c->soc->ub_scalar_cycles;
         c->s_now += cyc;
         c->pipe_busy[static_cast<int>(Pipe::S)] += cyc;
         c->scalar_ub_access += units;
-        if (write) {
-            const size_t off = a - ub;
-            std::memset(c->ub_init.data() + off, 1, std::min(n, c->ub_init.size() - off));
-        }
+        if (write) std::memset(c->ub_init.data() + (a - ub), 1, n);
         return;
     }
     Runtime& r = rt();
     for (auto& w : r.watches) {
-        if (a >= w.lo && a < w.hi) {
+        if (a >= w.lo && a < w.hi && n <= w.hi - a) {
             const uint64_t cyc = units * c->soc->gm_scalar_cycles;
             c->s_now += cyc;
             c->pipe_busy[static_cast<int>(Pipe::S)] += cyc;
             c->scalar_gm_access += units;
             if (write) {
                 c->gm_write += n;
-                std::memset(w.touched.data() + (a - w.lo), 1, std::min<uint64_t>(n, w.hi - a));
+                std::memset(w.touched.data() + (a - w.lo), 1, n);
             } else {
                 c->gm_read += n;
             }
             return;
         }
     }
-    // Anything else (the kernel's stack, its constants, heap memory of host-side helpers such as
-    // ge::Shape) is not modelled memory: no charge.
+    // Not modelled memory: no charge. A store there is refused (unless into a heap block allocated
+    // for the kernel, or into the null page, which faults as on the NPU); a read is watched.
+    if (write) {
+        if (a < 4096 || kernel_allocated(c, a, n)) return;
+        stray_store(c, a, n);
+    }
+    note_read(c, a, n);
 }
 #endif
 
@@ -148,12 +222,58 @@ static inline void scalar_access(uintptr_t a, size_t n, bool write) {
 }  // namespace AscendC
 
 #if defined(ASCEND_SIM_BUILDING_RUNTIME)
+// The global allocation functions, replaced so that a block allocated while the kernel's own code
+// runs (by a host-side helper it calls: ge::Shape's vector) is recorded as the kernel's: its code
+// may store there, and nowhere else on the heap.
+namespace AscendC {
+namespace sim {
+static void* kernel_new(size_t n) {
+    void* p = std::malloc(n ? n : 1);
+    if (!p) throw std::bad_alloc();
+    CoreCtx* c = tl_core;
+    if (c && c->in_kernel && !c->in_api && c->kernel_alloc_count < CoreCtx::kKernelAllocs) {
+        const uint32_t i = c->kernel_alloc_count++;
+        c->kernel_alloc_lo[i] = reinterpret_cast<uintptr_t>(p);
+        c->kernel_alloc_hi[i] = reinterpret_cast<uintptr_t>(p) + n;
+    }
+    return p;
+}
+static void kernel_delete(void* p) noexcept {
+    CoreCtx* c = tl_core;
+    if (c && p && c->in_kernel && !c->in_api) {
+        uint32_t i = 0;
+        while (i < c->kernel_alloc_count && c->kernel_alloc_lo[i] != reinterpret_cast<uintptr_t>(p)) ++i;
+        if (i == c->kernel_alloc_count) {  // the emulator's memory: never handed back by the kernel
+            char msg[200];
+            std::snprintf(msg, sizeof msg,
+                          "the kernel's own code freed memory at %p that it did not allocate (the emulator's); the "
+                          "run is stopped",
+                          p);
+            record(true, "STRAY_ACCESS", c->last_api[0] ? c->last_api : "(kernel code)", c->last_loc, msg, false);
+            fatal_exit();
+        }
+        const uint32_t last = --c->kernel_alloc_count;
+        c->kernel_alloc_lo[i] = c->kernel_alloc_lo[last];
+        c->kernel_alloc_hi[i] = c->kernel_alloc_hi[last];
+    }
+    std::free(p);
+}
+}  // namespace sim
+}  // namespace AscendC
+void* operator new(size_t n) { return AscendC::sim::kernel_new(n); }
+void* operator new[](size_t n) { return AscendC::sim::kernel_new(n); }
+void operator delete(void* p) noexcept { AscendC::sim::kernel_delete(p); }
+void operator delete[](void* p) noexcept { AscendC::sim::kernel_delete(p); }
+void operator delete(void* p, size_t) noexcept { AscendC::sim::kernel_delete(p); }
+void operator delete[](void* p, size_t) noexcept { AscendC::sim::kernel_delete(p); }
+
 // The instrumentation call-backs (strong definitions, in the prebuilt runtime object only: a
 // second definition anywhere is a link error, so a kernel cannot replace them).
 extern "C" {
 void __sanitizer_cov_trace_pc() {
     AscendC::sim::CoreCtx* c = AscendC::sim::tl_core;
     if (c && !c->in_api) {
+        if (c->reads_pending) AscendC::sim::verify_reads(*c);
         c->s_now += AscendC::sim::kScalarBlockCycles;
         c->pipe_busy[static_cast<int>(AscendC::sim::Pipe::S)] += AscendC::sim::kScalarBlockCycles;
         c->scalar_blocks++;

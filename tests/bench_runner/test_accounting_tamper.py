@@ -1,0 +1,168 @@
+"""Issue #30: a kernel's modelled time depends on its AscendC work alone.
+
+The emulator's clocks, counters and buffer records live in the same process as the kernel. An
+adversarial kernel (the expert's work plus a few lines of pointer arithmetic) used to reach them
+through a LocalTensor's internals and divide its clocks: 5x "faster" with no flag. Every variant
+here does the expert's work and then tampers; each must fail the run (a stray store, a forged
+buffer), never change the modelled time of a passing result.
+
+The attacker knows the emulator's layout (its headers are public): a probe program compiled
+against the same headers prints the offsets the attacks use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bench_runner.ascend_sim import build
+from bench_runner.contracts import EvaluationResult, Verdict
+from bench_runner.evaluate import evaluate
+from bench_runner.tasks import Task, get_task
+from bench_runner.toolchains import cpu_sim
+
+needs_sim = pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim unavailable")
+
+PROBE = r"""
+#include <cstddef>
+#include <cstdio>
+#include "kernel_operator.h"
+using namespace AscendC::sim;
+int main() {
+    std::printf("OFF_STATIC=%zu OFF_PIPE_FREE=%zu OFF_S_NOW=%zu OFF_IN_API=%zu OFF_WRITE_END=%zu OFF_READ_END=%zu "
+                "OFF_ENQ=%zu SIZEOF_BLOCK=%zu\n",
+                offsetof(CoreCtx, static_block), offsetof(CoreCtx, pipe_free), offsetof(CoreCtx, s_now),
+                offsetof(CoreCtx, in_api), offsetof(BlockInfo, write_end), offsetof(BlockInfo, read_end),
+                offsetof(BlockInfo, enq_time), sizeof(BlockInfo));
+    return 0;
+}
+"""
+
+# Appended to the expert's Process(): runs after all the real work on each core.
+TAMPER: dict[str, str] = {
+    # The issue's attack: a static LocalTensor's buffer record sits inside the per-core record;
+    # divide every pipe's clock (and the scalar unit's) by 5.
+    "divide_clocks": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        unsigned char* core = reinterpret_cast<unsigned char*>(blk - OFF_STATIC);
+        uint64_t* clocks = reinterpret_cast<uint64_t*>(core + OFF_PIPE_FREE);
+        for (int p = 0; p < 7; ++p) clocks[p] /= 5;
+        *reinterpret_cast<uint64_t*>(core + OFF_S_NOW) /= 5;
+""",
+    # Turn the scalar-work hooks off (they charge nothing while an API scope is open).
+    "open_api_scope": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        *reinterpret_cast<uint32_t*>(blk - OFF_STATIC + OFF_IN_API) += 1;
+""",
+    # Clear the dependency timestamps of a queue buffer so later copies overlap for free.
+    "reset_buffer_clock": r"""
+        LocalTensor<half> t = yQue_.AllocTensor<half>();
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&t);
+        *reinterpret_cast<uint64_t*>(blk + OFF_WRITE_END) = 0;
+        *reinterpret_cast<uint64_t*>(blk + OFF_READ_END) = 0;
+        yQue_.FreeTensor(t);
+""",
+    # A forged buffer record on the kernel's own stack (a copy of a real one with its clocks
+    # cleared), swapped into a LocalTensor: the emulator must not take its timestamps.
+    "forged_block": r"""
+        LocalTensor<half> t = yQue_.AllocTensor<half>();
+        alignas(16) unsigned char fake[SIZEOF_BLOCK];
+        const unsigned char* real = *reinterpret_cast<unsigned char* const*>(&t);
+        for (unsigned i = 0; i < SIZEOF_BLOCK; ++i) fake[i] = real[i];
+        *reinterpret_cast<uint64_t*>(fake + OFF_WRITE_END) = 0;
+        *reinterpret_cast<uint64_t*>(fake + OFF_READ_END) = 0;
+        *reinterpret_cast<unsigned char**>(&t) = fake;
+        Duplicate(t, half(0), 16);
+        yQue_.FreeTensor(t);
+""",
+    # An atomic read-modify-write on the scalar clock (std::atomic comes with the emulator's headers).
+    "atomic_clock": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        reinterpret_cast<std::atomic<uint64_t>*>(blk - OFF_STATIC + OFF_S_NOW)->fetch_sub(300);
+        __atomic_fetch_sub(reinterpret_cast<uint64_t*>(blk - OFF_STATIC + OFF_PIPE_FREE), 100, __ATOMIC_RELAXED);
+""",
+    # Free the per-core record, then let a host-side helper allocate into its memory.
+    "free_the_record": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        delete reinterpret_cast<char*>(blk - OFF_STATIC);
+""",
+    # Past the kernel's own frames: the launcher's frames and the thread's TLS (tl_core) are above.
+    # A read-modify-write is checked by the compiler at its read only.
+    "above_own_stack": r"""
+        volatile uint64_t here = 0;
+        volatile uint64_t* up = &here;
+        for (int i = 0; i < 512; ++i) up[i] = up[i];
+""",
+    # Into the bytes after an output buffer's logical end (allocator padding, then the heap).
+    "past_gm_buffer": r"""
+        if (length_ > 0) {
+            __gm__ half* end = (__gm__ half*)yGm_.GetPhyAddr() + length_;
+            for (int i = 0; i < 64; ++i) end[i] = half(0);
+        }
+""",
+}
+
+
+def _small(task: Task) -> Task:
+    cases = tuple(c for c in task.cases if c.name in ("n1003_tail", "n65536"))
+    return dataclasses.replace(task, cases=cases, version=f"{task.version}-tamper")
+
+
+@pytest.fixture(scope="module")
+def offsets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
+    d = tmp_path_factory.mktemp("probe")
+    src = d / "probe.cpp"
+    src.write_text(PROBE)
+    argv = [build.CXX, *build.BASE_FLAGS, f"-I{build.include_dir()}", str(src), "-o", str(d / "probe"),
+            *build.link_flags()]
+    subprocess.run(argv, check=True, capture_output=True, timeout=300)
+    out = subprocess.run([str(d / "probe")], check=True, capture_output=True, text=True).stdout
+    return {k: int(v) for k, v in (kv.split("=") for kv in out.split())}
+
+
+def _attack(expert: str, name: str, offsets: dict[str, int]) -> str:
+    consts = "".join(f"constexpr uintptr_t {k} = {v};\n" for k, v in offsets.items())
+    marker = "    __aicore__ inline void Process() {\n"
+    assert marker in expert
+    body = TAMPER[name]
+    # Process() does the expert's work (renamed ProcessReal), then tampers.
+    tampered = expert.replace(marker, marker + "        ProcessReal();\n        Tamper();\n"
+                              "    }\n    __aicore__ inline void ProcessReal() {\n", 1)
+    tampered = tampered.replace("  private:\n", "  private:\n    __aicore__ inline void Tamper() {\n" + body +
+                                "    }\n", 1)
+    return tampered.replace("using namespace AscendC;\n", "using namespace AscendC;\n" + consts, 1)
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> EvaluationResult:
+    task = _small(get_task("abs_fp16"))
+    return evaluate(task, _expert_text(), cache_dir=tmp_path_factory.mktemp("tamper-cache"))
+
+
+def _expert_text() -> str:
+    return get_task("abs_fp16").expert_kernel.read_text()
+
+
+@needs_sim
+@pytest.mark.parametrize("name", sorted(TAMPER))
+def test_tampering_never_changes_modelled_time(name: str, offsets: dict[str, int], baseline: EvaluationResult,
+                                               tmp_path: Path) -> None:
+    """Each attack fails the run with a finding that names it; none passes with other cycles."""
+    assert baseline.passed, baseline.reason
+    src = _attack(_expert_text(), name, offsets)
+    r = evaluate(_small(get_task("abs_fp16")), src, cache_dir=tmp_path)
+    if r.passed:
+        cycles = [(c.perf or {}).get("cycles") or 0 for c in r.cases]
+        honest = [(c.perf or {}).get("cycles") or 0 for c in baseline.cases]
+        assert all(a >= b for a, b in zip(cycles, honest, strict=True)), (name, "models faster", cycles, honest)
+        pytest.fail(f"{name}: the tampering went unnoticed")
+    assert r.verdict is Verdict.RUNTIME_ERROR, (name, r.verdict, r.reason)
+    codes = {d.code for d in r.diagnostics}
+    assert codes & {"STRAY_ACCESS", "BAD_PARAM"}, (name, [d.to_dict() for d in r.diagnostics])
