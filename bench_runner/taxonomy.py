@@ -113,6 +113,8 @@ FINDING_CATEGORIES: dict[str, Category] = {
     "UNMODELLED_WRITE": Category.UNMODELLED_WRITE,  # GM bytes changed without a modelled write
     # An access by the kernel's own code outside its stack, host-allocated GM and its local memory
     "STRAY_ACCESS": Category.GM_OOB,
+    # A write past a GM buffer's end into its last 32-byte block's padding (a warning)
+    "GM_PAD_WRITE": Category.GM_OOB,
 }
 
 

@@ -87,7 +87,7 @@ TAMPER: dict[str, str] = {
         reinterpret_cast<std::atomic<uint64_t>*>(blk - OFF_STATIC + OFF_S_NOW)->fetch_sub(300);
         __atomic_fetch_sub(reinterpret_cast<uint64_t*>(blk - OFF_STATIC + OFF_PIPE_FREE), 100, __ATOMIC_RELAXED);
 """,
-    # Free the per-core record, then let a host-side helper allocate into its memory.
+    # Free the per-core record, hoping a later allocation reuses its memory (it stays allocated).
     "free_the_record": r"""
         LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
         const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
@@ -108,6 +108,10 @@ TAMPER: dict[str, str] = {
         }
 """,
 }
+
+
+#: Attacks the emulator makes ineffective rather than fatal: the run may pass, never faster.
+HARMLESS = {"free_the_record"}
 
 
 def _small(task: Task) -> Task:
@@ -162,6 +166,8 @@ def test_tampering_never_changes_modelled_time(name: str, offsets: dict[str, int
         cycles = [(c.perf or {}).get("cycles") or 0 for c in r.cases]
         honest = [(c.perf or {}).get("cycles") or 0 for c in baseline.cases]
         assert all(a >= b for a, b in zip(cycles, honest, strict=True)), (name, "models faster", cycles, honest)
+        if name in HARMLESS:
+            return
         pytest.fail(f"{name}: the tampering went unnoticed")
     assert r.verdict is Verdict.RUNTIME_ERROR, (name, r.verdict, r.reason)
     codes = {d.code for d in r.diagnostics}

@@ -279,6 +279,31 @@ def test_an_access_into_the_last_blocks_padding_is_allowed_a_block_further_is_no
         assert oob or run.returncode == 0, run.stderr
 
 
+def test_a_write_into_the_padding_is_reported_as_a_warning(sim):
+    """Issue #30, logical bounds: a full-block copy into a one-element output still passes (the
+    buffer's own allocation is whole blocks, and NPUKernelBench's answers do it), but the write past
+    the tensor's logical end is reported: where outputs are packed or views, it clobbers the
+    neighbour on the NPU. A read of the same padding is not reported."""
+    body = """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 4096);
+    LocalTensor<half> a = t.Get<half>();
+    GlobalTensor<half> one;
+    one.SetGlobalBuffer((__gm__ half*)x, 1);
+    DataCopy(a, one, 16);
+    %s
+"""
+    write = body % "DataCopy(one, a, 16);  /*HERE*/"
+    exe = sim.build(kernel(write), args=2)
+    run = sim.run(exe, 1, [np.ones(1, np.float16), np.zeros(1024, np.float16)])
+    assert run.returncode == 0, run.stderr
+    pad = [f for f in run.report["findings"] if f["code"] == "GM_PAD_WRITE"]
+    assert pad and pad[0]["severity"] == "warning" and pad[0]["line"] == marked_line(kernel(write)), run.stderr
+    assert "30 byte" in pad[0]["message"] or "past the end" in pad[0]["message"]
+    read_only = sim.run(sim.build(kernel(body % ""), args=2), 1, [np.ones(1, np.float16), np.zeros(1024, np.float16)])
+    assert "GM_PAD_WRITE" not in read_only.codes(), read_only.stderr
+
+
 def test_gm_out_of_bounds_write(sim):
     check(
         sim,

@@ -413,6 +413,7 @@ ASCEND_SIM_API std::string vformat(const char* fmt, va_list ap) {
 
 ASCEND_SIM_API void record(bool error, const char* code, const char* api, const SrcLoc& loc, const std::string& msg,
                    bool dedupe, int core_override) {
+    const ApiScope api_scope_;  // emulator code, whoever calls it (its allocations are the emulator's)
     Runtime& r = rt();
     CoreCtx* c = tl_core;
     const int core = core_override != -2 ? core_override : (c ? c->block_idx : -1);
@@ -438,6 +439,7 @@ ASCEND_SIM_API void record(bool error, const char* code, const char* api, const 
 // exits with status 3 after writing the report; on the host it exits at once.
 
 [[noreturn]] ASCEND_SIM_API void fail(const char* code, const char* api, const SrcLoc& loc, const char* fmt, ...) {
+    if (tl_core) ++tl_core->in_api;  // emulator code from here on (it unwinds the kernel or exits)
     va_list ap;
     va_start(ap, fmt);
     std::string msg = vformat(fmt, ap);
@@ -460,6 +462,7 @@ ASCEND_SIM_API void record(bool error, const char* code, const char* api, const 
 // Reports a warning once per (code, file, line).
 
 ASCEND_SIM_API void warn(const char* code, const char* api, const SrcLoc& loc, const char* fmt, ...) {
+    const ApiScope api_scope_;
     va_list ap;
     va_start(ap, fmt);
     std::string msg = vformat(fmt, ap);
@@ -610,8 +613,16 @@ ASCEND_SIM_API void check_gm_exact(const void* p, uint64_t bytes, const char* ap
 ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const char* api, const SrcLoc& loc) {
     if (bytes == 0) return;
     std::string why;
-    if (!gm_contains(p, bytes, &why) && !gm_in_last_block(p, bytes)) {
+    if (gm_contains(p, bytes, &why)) return;
+    if (!gm_in_last_block(p, bytes)) {
         fail("GM_OOB", api, loc, "global-memory %s outside what the host allocated: %s", write ? "write" : "read",
+             why.c_str());
+    }
+    if (write) {  // past the tensor's logical end, inside its last 32-byte block
+        warn("GM_PAD_WRITE", api, loc,
+             "global-memory write past the end of what the host allocated, into the padding of its last 32-byte "
+             "block: %s. The buffer's own allocation ends there only when it was allocated alone; where outputs "
+             "are packed or the tensor is a view, this clobbers the neighbouring tensor on the NPU",
              why.c_str());
     }
 }
