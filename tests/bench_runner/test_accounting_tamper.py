@@ -93,6 +93,20 @@ TAMPER: dict[str, str] = {
         const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
         delete reinterpret_cast<char*>(blk - OFF_STATIC);
 """,
+    # Emulator code writing through an object the kernel overlays on the per-core record: a
+    # LocalTensor's setter (its size field lands on the scalar clock) and an output reference.
+    "setter_on_overlay": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        reinterpret_cast<LocalTensor<half>*>(blk - OFF_STATIC + OFF_S_NOW - 16)->SetSize(0);
+""",
+    "queue_on_overlay": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        TQue<QuePosition::VECIN, 1>& q = *reinterpret_cast<TQue<QuePosition::VECIN, 1>*>(blk - OFF_STATIC);
+        LocalTensor<half> t = q.AllocTensor<half>();
+        q.FreeTensor(t);
+""",
     # Past the kernel's own frames: the launcher's frames and the thread's TLS (tl_core) are above.
     # A read-modify-write is checked by the compiler at its read only.
     "above_own_stack": r"""

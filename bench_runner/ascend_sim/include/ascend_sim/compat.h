@@ -459,6 +459,7 @@ public:
     inline bool sim_init(sim::PoolState* parent, const sim::PoolState* share, uint32_t len, const sim::SrcLoc& loc) {
         const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("InitBufPool", loc);
+        sim::kernel_memory(&st_, sizeof st_, "InitBufPool");
         const uint32_t aligned = (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
         if (st_.inited) sim::fail("QUE_ORDER", "InitBufPool", loc, "this TBufPool was already initialised");
         if (share) {
@@ -493,6 +494,7 @@ public:
 private:
     inline bool place(sim::QueueState& q, int num, uint32_t len, bool tbuf, const sim::SrcLoc& loc) {
         sim::CoreCtx* c = sim::tl_core;
+        sim::kernel_memory(&st_, sizeof st_, "TBufPool::InitBuffer");
         if (!st_.inited || !c) {
             sim::enter("TBufPool::InitBuffer", loc);
             sim::fail("QUE_ORDER", "TBufPool::InitBuffer", loc, "TBufPool used before InitBufPool initialised it");

@@ -397,6 +397,12 @@ inline thread_local CoreCtx* tl_core = nullptr;
 // changed since (scalar_hooks.h); clears the list.
 ASCEND_SIM_API void verify_reads(CoreCtx& c);
 
+// Emulator code that writes into an object or output the kernel handed it (a LocalTensor's
+// setters, a queue's state, an output reference) first checks that the memory is the kernel's:
+// its stack frames, heap blocks allocated for it, GM or its local memory — never the emulator's
+// own records reached by a cast (scalar_hooks.h).
+ASCEND_SIM_API void kernel_memory(const void* p, uint64_t bytes, const char* api);
+
 struct ApiScope {
     inline ApiScope() {
         if (CoreCtx* c = tl_core) {

@@ -1313,6 +1313,7 @@ ASCEND_SIM_API TEventID event_fetch(HardEvent evt, const SrcLoc& loc) {
 ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLoc& loc, bool tbuf) {
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("InitBuffer", loc);
+    kernel_memory(&q, sizeof q, "InitBuffer");
     if (q.inited) {
         fail("QUE_ORDER", "InitBuffer", loc, "this %s was already initialised by InitBuffer", tbuf ? "TBuf" : "queue");
     }
@@ -1405,6 +1406,7 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
 ASCEND_SIM_API BlockInfo* que_alloc(QueueState& q, const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("AllocTensor", loc);
+    kernel_memory(&q, sizeof q, "AllocTensor");
     if (!q.inited) fail("QUE_ORDER", "AllocTensor", loc, "AllocTensor on a queue that was never initialised with InitBuffer");
     BlockInfo* b = nullptr;
     for (int k = 0; k < q.num; ++k) {
@@ -1447,6 +1449,7 @@ static inline BlockInfo* que_own(QueueState& q, const TensorRef& t, const char* 
 ASCEND_SIM_API void que_free(QueueState& q, const TensorRef& t, const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("FreeTensor", loc);
+    kernel_memory(&q, sizeof q, "FreeTensor");
     BlockInfo* b = que_own(q, t, "FreeTensor", loc);
     if (t.gen != b->gen || b->state == BufState::FREE) {
         fail("QUE_ORDER", "FreeTensor", loc, "double free: this tensor's buffer was already released by an earlier FreeTensor");
@@ -1466,6 +1469,7 @@ ASCEND_SIM_API void que_free(QueueState& q, const TensorRef& t, const SrcLoc& lo
 ASCEND_SIM_API void que_enque(QueueState& q, const TensorRef& t, const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("EnQue", loc);
+    kernel_memory(&q, sizeof q, "EnQue");
     BlockInfo* b = que_own(q, t, "EnQue", loc);
     if (t.gen != b->gen) fail("USE_AFTER_FREE", "EnQue", loc, "EnQue of a tensor whose buffer was already freed by FreeTensor");
     if (b->state != BufState::OCCUPIED && b->state != BufState::DEQUE) {
@@ -1491,6 +1495,7 @@ ASCEND_SIM_API void que_enque(QueueState& q, const TensorRef& t, const SrcLoc& l
 ASCEND_SIM_API BlockInfo* que_deque(QueueState& q, const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter("DeQue", loc);
+    kernel_memory(&q, sizeof q, "DeQue");
     if (q.fifo_count == 0) {
         fail("QUE_ORDER", "DeQue", loc,
              "DeQue from an empty queue: no EnQue precedes it, so on the NPU this core would wait forever");

@@ -168,6 +168,23 @@ static inline bool kernel_allocated(const CoreCtx* c, uintptr_t a, size_t n) {
     return false;
 }
 
+ASCEND_SIM_API void kernel_memory(const void* p, uint64_t bytes, const char* api) {
+    CoreCtx* c = tl_core;
+    if (!c || !c->in_kernel) return;  // the host side, or the launcher's own objects
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    if (a >= c->stack_lo && a < c->kernel_stack_top && bytes <= c->kernel_stack_top - a) return;
+    if (kernel_allocated(c, a, bytes)) return;
+    const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());
+    if (a >= ub && a < ub + c->ub.size() && bytes <= ub + c->ub.size() - a) return;
+    for (const auto& w : rt().watches) {
+        if (a >= w.lo && a < w.hi && bytes <= w.hi - a) return;
+    }
+    fail("STRAY_ACCESS", api, c->last_loc,
+         "%s was given an object or output at %p (%llu bytes) outside the kernel's own memory (its stack, global "
+         "memory, its local memory): the emulator's records reached through a cast",
+         api, p, static_cast<unsigned long long>(bytes));
+}
+
 static inline void note_read(CoreCtx* c, uintptr_t a, size_t n) {
     if (c->reads_pending == CoreCtx::kWatchedReads) verify_reads(*c);
     const uint32_t i = c->reads_pending++;

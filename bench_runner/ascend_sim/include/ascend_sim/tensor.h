@@ -144,17 +144,30 @@ public:
     }
 
     __aicore__ inline uint32_t GetSize() const { return size_; }
-    __aicore__ inline void SetSize(const uint32_t size) { size_ = size; }
+    __aicore__ inline void SetSize(const uint32_t size) {
+        sim::kernel_memory(this, sizeof *this, "LocalTensor::SetSize");
+        size_ = size;
+    }
     __aicore__ inline uint32_t GetLength() const { return static_cast<uint32_t>(size_ * sizeof(T)); }
-    __aicore__ inline void SetBufferLen(uint32_t dataLen) { size_ = static_cast<uint32_t>(dataLen / sizeof(T)); }
+    __aicore__ inline void SetBufferLen(uint32_t dataLen) {
+        sim::kernel_memory(this, sizeof *this, "LocalTensor::SetBufferLen");
+        size_ = static_cast<uint32_t>(dataLen / sizeof(T));
+    }
     __aicore__ inline int32_t GetPosition() const { return static_cast<int32_t>(pos_); }
-    __aicore__ inline void SetUserTag(const TTagType tag) { tag_ = tag; }
+    __aicore__ inline void SetUserTag(const TTagType tag) {
+        sim::kernel_memory(this, sizeof *this, "LocalTensor::SetUserTag");
+        tag_ = tag;
+    }
     __aicore__ inline TTagType GetUserTag() const { return tag_; }
-    __aicore__ inline void SetShapeInfo(const ShapeInfo& s) { shape_ = s; }
+    __aicore__ inline void SetShapeInfo(const ShapeInfo& s) {
+        sim::kernel_memory(this, sizeof *this, "LocalTensor::SetShapeInfo");
+        shape_ = s;
+    }
     __aicore__ inline ShapeInfo GetShapeInfo() const { return shape_; }
 
     template <typename U>
     __aicore__ inline void SetAddrWithOffset(LocalTensor<U>& src, uint32_t offset) {
+        sim::kernel_memory(this, sizeof *this, "LocalTensor::SetAddrWithOffset");
         blk_ = src.blk_;
         gen_ = src.gen_;
         off_ = src.off_ + static_cast<uint32_t>(offset * sizeof(U));
@@ -254,10 +267,12 @@ public:
     __aicore__ inline GlobalTensor() = default;
 
     __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+        sim::kernel_memory(this, sizeof *this, "GlobalTensor::SetGlobalBuffer");
         addr_ = buffer;
         size_ = bufferSize;
     }
     __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer) {
+        sim::kernel_memory(this, sizeof *this, "GlobalTensor::SetGlobalBuffer");
         addr_ = buffer;
         size_ = 0;
     }

@@ -497,6 +497,8 @@ inline void read_max_min_cnt(T& value, T* index, const char* api, const SrcLoc& 
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
     if (!index) fail("UNSUPPORTED", api, loc, "the one-argument form is not supported on Atlas A2/A3: pass maxMinIndex too");
+    kernel_memory(&value, sizeof value, api);
+    kernel_memory(index, sizeof *index, api);
     const uint32_t vbits = static_cast<uint32_t>(c.max_min_cnt & (sizeof(T) == 2 ? 0xffffu : 0xffffffffu));
     std::memcpy(&value, &vbits, sizeof(T));
     *index = index_as<T>(static_cast<uint32_t>(c.max_min_cnt >> 32));
