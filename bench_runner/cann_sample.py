@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_runner import report_guard, sandbox
+from bench_runner import device_code, report_guard, sandbox
 from bench_runner.ascend_sim import build, source_rewrite
 from bench_runner.errors import InfrastructureError, InputError
 
@@ -176,6 +176,7 @@ def run_sample(folder: Path, *, soc: str | None = None, keep: Path | None = None
         raise InputError(f"unknown SoC {soc!r}; cpu-sim has {', '.join(build.SOC_NAMES)}")
     kinds = {s.name: classify(folder, s) for s in sources}
     result = SampleResult(str(folder), soc)
+    texts: dict[str, str] = {}  # the sources as compiled, read before anything of the sample ran
     with sandbox.job_dir(keep) as job:
         box = job.box
         _copy_sample(folder, box)
@@ -185,12 +186,13 @@ def run_sample(folder: Path, *, soc: str | None = None, keep: Path | None = None
                 new = source_rewrite.rewrite(text)
                 if new != text:
                     path.write_text(new, encoding="utf-8", errors="surrogateescape")
+                texts[str(path.relative_to(box))] = new
         _give_to_sandbox(box)
         if (box / GEN_SCRIPT).is_file():
             result.steps.append(_python(job, "gen_data", [str(GEN_SCRIPT)]))
             if not result.steps[-1].ok:
                 return result
-        result.steps.append(_build(job, [Path(s.name) for s in sources], kinds))
+        result.steps.append(_build(job, [Path(s.name) for s in sources], kinds, texts))
         if not result.steps[-1].ok:
             return result
         step, result.report = _run_program(job, soc, run_wall_s)
@@ -244,9 +246,16 @@ def _result_step(name: str, argv: list[str], res: sandbox.SandboxResult) -> Step
     return Step(name, argv, res.ok, res.exit_code, res.limit, res.wall_s, out)
 
 
-def _build(job: sandbox.JobDir, sources: list[Path], kinds: dict[str, str]) -> Step:
-    """Compile each translation unit with its flags, then link them with the emulator's runtime."""
+def _build(job: sandbox.JobDir, sources: list[Path], kinds: dict[str, str], texts: dict[str, str]) -> Step:
+    """Compile each translation unit with its flags, then link them with the emulator's runtime.
+
+    Kernel translation units are built as the judge builds kernel.cpp: their calls of C routines
+    go to the runtime's charged copies, and what their kernels call must be on the device-code
+    allow-list (device_code.py; in a file with main() too, only what the kernels reach).
+    """
     pch = build.ensure_pch()
+    runtime = Path(pch) / build.RUNTIME_OBJ if pch is not None else None
+    kernel_objects: list[tuple[Path, Path]] = []
     mounts = [sandbox.Mount(build.include_dir())]
     replace: tuple[str, str] | None = None
     if pch is not None:
@@ -262,12 +271,17 @@ def _build(job: sandbox.JobDir, sources: list[Path], kinds: dict[str, str]) -> S
         argv[1:1] = ["-c", CPU_TWIN_FLAG]
         if kinds[src.name] == "host":  # host code is not the kernel's scalar work
             argv = [a for a in argv if a not in build.INSTRUMENT_FLAGS]
-        elif kinds[src.name] == "mixed":  # no device-code poison: main() is host code
-            argv.insert(2, MIXED_TU_FLAG)
+        else:
+            argv[2:2] = device_code.KERNEL_COMPILE_FLAGS
+            if kinds[src.name] == "mixed":  # no device-code poison: main() is host code
+                argv.insert(2, MIXED_TU_FLAG)
         if src.suffix == ".asc":
             i = argv.index(str(src))
             argv[i:i + 1] = ["-x", "c++", str(src), "-x", "none"]
         script.append(argv)
+        if kinds[src.name] != "host" and runtime is not None:
+            script.append(device_code.rename_argv(obj, runtime))
+            kernel_objects.append((obj, src))
         objects.append(obj)
     script.append(build.compile_command(objects, Path(PROGRAM)))
     if replace is not None:
@@ -280,6 +294,12 @@ def _build(job: sandbox.JobDir, sources: list[Path], kinds: dict[str, str]) -> S
     step = _result_step("build", shown, res)
     step.output = (f"{', '.join(f'{s} ({kinds[s.name]})' for s in sources)}\n" + step.output).strip()
     step.ok = step.ok and (job.box / PROGRAM).is_file()
+    for obj, src in kernel_objects if step.ok else []:
+        text = texts.get(str(src), "")
+        entries = device_code.kernel_entries(text) if kinds[src.name] == "mixed" else None
+        for d in device_code.check_object(job.box / obj, runtime, text, entries=entries, file=str(src)):
+            step.ok = False
+            step.output += f"\n{d.file}:{d.line or 0}: error: {d.message} [device_code]"
     return step
 
 

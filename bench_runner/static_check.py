@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from bench_runner import device_code
 from bench_runner.taxonomy import Category, Diagnostic
 
 if TYPE_CHECKING:
@@ -30,23 +31,22 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(asm|__asm__|__asm)\b"), "uses inline assembly ({0})"),
     (re.compile(r"__attribute__\s*\(\(\s*(constructor|destructor)"),
      "uses __attribute__(({0})): code may not run outside the kernel launch"),
-    (re.compile(r"\b(AscendC\s*::\s*sim|ascend_sim|ASCEND_SIM_\w*)\b"),
+    # `sim` alone too: after `using namespace AscendC`, `sim::tl_core` or `namespace s = sim;`
+    # reaches the same bookkeeping.
+    (re.compile(r"\b(AscendC\s*::\s*sim|ascend_sim|ASCEND_SIM_\w*|sim)\b"),
      "refers to the emulator's internals ({0}); use only the AscendC API"),
     (re.compile(r"(/proc/|/dev/|/sys/)"), "refers to the host path {0}"),
     # The scalar-work instrumentation (ascend_sim scalar_hooks.h) must see all of the kernel's code:
-    # no call-back names, no attributes or pragmas that switch instrumentation off, no builtins
-    # that reach libc past the device-code poison.
+    # no call-back names, no attributes or pragmas that switch instrumentation off. (Builtins,
+    # target attributes and x86 intrinsics are device-code rules: device_code.SOURCE_RULES.)
     (re.compile(r"\b(__sanitizer_\w*|__asan_\w*|__tsan_\w*|__cyg_profile\w*)"),
      "refers to the emulator's instrumentation call-backs ({0})"),
     (re.compile(r"\b(no_sanitize\w*|__no_sanitize\w*|no_instrument_function|no_address_safety_analysis|"
                 r"no_stack_protector|ifunc|weakref)\b"),
      "uses the attribute {0}, which would hide code from the cost model"),
-    (re.compile(r"^\s*#\s*pragma\s+(GCC\s+(?:optimize|push_options|pop_options|target|poison)|clang)\b", re.M),
+    (re.compile(r"^\s*#\s*pragma\s+(GCC\s+(?:optimize|push_options|pop_options|poison)|clang)\b", re.M),
      "uses #pragma {0}"),
-    (re.compile(r"\b(_Pragma|__builtin_(?!(?:expect|FILE|LINE|FUNCTION|unreachable|constant_p|offsetof|bit_cast|"
-                r"isnan|isinf|huge_val\w*|inf\w*|nan\w*|clz\w*|ctz\w*|popcount\w*|parity\w*|ffs\w*|bswap\w*|"
-                r"abs|fabs\w*|copysign\w*)\b)\w+)"),
-     "uses {0}: kernels reach the hardware through the AscendC API only"),
+    (re.compile(r"\b(_Pragma)\b"), "uses {0}: kernels reach the hardware through the AscendC API only"),
     (re.compile(r"^\s*#\s*include\s*[<\"]((?:/|[^>\"]*\.\.)[^>\"]*)[>\"]", re.M),
      "includes {0}: only the task's headers and system headers by name are allowed"),
     (re.compile(r"^\s*#\s*include\s*<((?:sys|linux|asm|net|netinet|arpa)/[^>]*|unistd\.h|dlfcn\.h|"
@@ -91,13 +91,23 @@ def _is_include_line(src: str, pos: int) -> bool:
 
 def check(source: str, file: str) -> list[Diagnostic]:
     """Forbidden constructs in one submitted file, each as a located diagnostic."""
-    clean = strip_comments_and_strings(source)
+    return _apply(_RULES, strip_comments_and_strings(source), file, Category.SANDBOX_VIOLATION)
+
+
+def device_code_findings(source: str, file: str) -> list[Diagnostic]:
+    """The device-code source rules (device_code.SOURCE_RULES: builtins outside the pure-arithmetic
+    list, x86 intrinsics, target attributes and pragmas) on one submitted file, category
+    ``device_code``. The cpu-sim build applies them before compiling, so the refusal is a compile
+    error at the kernel's line, like the device-code poison's."""
+    return _apply(device_code.SOURCE_RULES, strip_comments_and_strings(source), file, Category.DEVICE_CODE)
+
+
+def _apply(rules: list[tuple[re.Pattern[str], str]], clean: str, file: str, category: Category) -> list[Diagnostic]:
     found = []
-    for pattern, template in _RULES:
+    for pattern, template in rules:
         for m in pattern.finditer(clean):
             line = clean.count("\n", 0, m.start()) + 1
-            found.append(Diagnostic(Category.SANDBOX_VIOLATION, template.format(m.group(1)), file, line,
-                                    None, "static_check"))
+            found.append(Diagnostic(category, template.format(m.group(1)), file, line, None, "static_check"))
     found.sort(key=lambda d: d.line or 0)
     return found
 
@@ -119,6 +129,8 @@ _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)(?:\([^)]*\))?\s?(.*)$")
 _UNDEF = re.compile(r"^\s*#\s*undef\s+(\w+)")
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 _PP_RULES = [r for r in _RULES if "include" not in r[1]]
+_PP_DEVICE_RULES = [r for r in device_code.SOURCE_RULES if "include" not in r[1]]
+_X86_HEADER = re.compile(rf"(?:^|/){device_code.X86_HEADER}$")
 
 
 def macro_table(defines: str) -> dict[str, str]:
@@ -139,7 +151,7 @@ def _fragments(name: str, macros: dict[str, str], memo: dict[str, frozenset[str]
     if body is None or name in stack:
         return frozenset()
     clean = strip_comments_and_strings(body)
-    found = {m.group(1) for pattern, _ in _PP_RULES for m in pattern.finditer(clean)}
+    found = {m.group(1) for pattern, _ in (*_PP_RULES, *_PP_DEVICE_RULES) for m in pattern.finditer(clean)}
     for ident in set(_IDENT.findall(clean)) - {name}:
         found |= _fragments(ident, macros, memo, stack | {name})
     memo[name] = frozenset(found)
@@ -188,6 +200,9 @@ def check_preprocessed(pre: Preprocessed, originals: dict[str, str]) -> list[Dia
                 found.append(Diagnostic(Category.SANDBOX_VIOLATION, f"includes {name} (through a macro): only "
                                         "the task's headers and system headers by name are allowed",
                                         files[current], max(line, 1), None, "static_check"))
+            if "1" in flags and files.get(current) == "kernel.cpp" and _X86_HEADER.search(name):
+                found.append(Diagnostic(Category.DEVICE_CODE, device_code.X86_INCLUDE_MESSAGE.format(
+                    name.rsplit("/", 1)[-1]), files[current], max(line, 1), None, "static_check"))
             if not flags and current in files and name not in files and name != current and not name.startswith("<"):
                 # a `#line N "file"` in a submitted file: it would pass the submission's tokens off
                 # as another file's (a system header's), which the rules do not read
@@ -213,10 +228,12 @@ def check_preprocessed(pre: Preprocessed, originals: dict[str, str]) -> list[Dia
         line += 1
     for (file, lineno), texts in lines.items():
         clean = strip_comments_and_strings("\n".join(texts))
-        for pattern, template in _PP_RULES:
-            for m in pattern.finditer(clean):
-                if m.group(1) not in exempt[(file, lineno)]:
-                    found.append(Diagnostic(Category.SANDBOX_VIOLATION, template.format(m.group(1)), file, lineno,
-                                            None, "static_check"))
+        device = _PP_DEVICE_RULES if file == "kernel.cpp" else []  # host code is not device code
+        for rules, category in ((_PP_RULES, Category.SANDBOX_VIOLATION), (device, Category.DEVICE_CODE)):
+            for pattern, template in rules:
+                for m in pattern.finditer(clean):
+                    if m.group(1) not in exempt[(file, lineno)]:
+                        found.append(Diagnostic(category, template.format(m.group(1)), file, lineno, None,
+                                                "static_check"))
     found.sort(key=lambda d: d.line or 0)
     return found

@@ -508,6 +508,23 @@ def test_single_file_source_with_host_main_runs_with_one_command(capsys: pytest.
     assert "kernel scale_kernel: block_dim 4" in text
 
 
+def test_the_kernel_part_of_a_single_file_source_keeps_to_the_device_code_allow_list(tmp_path: Path) -> None:
+    """In a file with main() the device-code poison is off (the host part is ordinary C++), but
+    what its kernels call is still checked on the object: bcopy in the kernel fails the build,
+    naming the kernel and the routine, while the host part's memcpy and iostream are fine."""
+    folder = tmp_path / "scale_bcopy"
+    shutil.copytree(SINGLE, folder)
+    src = folder / "scale.asc"
+    text = src.read_text()
+    anchor = "    AscendC::TPipe pipe;\n"
+    assert anchor in text
+    src.write_text(text.replace(anchor, "    char tmp[2];\n    bcopy(x, tmp, 2);\n" + anchor, 1))
+    result = cann_sample.run_sample(folder)
+    build = next(s for s in result.steps if s.name == "build")
+    assert not build.ok and "scale_kernel calls bcopy" in build.output and "[device_code]" in build.output, \
+        build.output[-2000:]
+
+
 def test_mixed_is_a_file_with_kernels_and_main() -> None:
     assert cann_sample.classify(SINGLE, SINGLE / "scale.asc") == "mixed"
     assert cann_sample.classify(SAMPLE, SAMPLE / "add_custom.cpp") == "kernel"

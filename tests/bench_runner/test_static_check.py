@@ -29,6 +29,8 @@ def test_clean_kernel_passes() -> None:
     ('const char* e = getenv("HOME");', "getenv"),
     ("atexit(+[]{});", "atexit"),
     ("AscendC::sim::rt();", "emulator"),
+    ("sim::tl_core->s_now = 0;", "emulator"),  # after `using namespace AscendC`
+    ("namespace s = sim;", "emulator"),
     ('asm("nop");', "assembly"),
     ("__attribute__((constructor)) void early() {}", "constructor"),
     ('#include "/etc/passwd"', "/etc/passwd"),
@@ -44,6 +46,46 @@ def test_forbidden_construct_is_located(line: str, needle: str) -> None:
     assert d.category is Category.SANDBOX_VIOLATION and d.file == "kernel.cpp"
     assert d.line == CLEAN.count("\n") + 1
     assert needle in d.message
+
+
+@pytest.mark.parametrize(("line", "needle"), [
+    ("#include <immintrin.h>", "immintrin.h"),
+    ('#include "x86intrin.h"', "x86intrin.h"),
+    ("#include <avx2intrin.h>", "avx2intrin.h"),
+    ("#include <cpuid.h>", "cpuid.h"),
+    ("auto v = _mm_loadu_si128(p);", "_mm_loadu_si128"),
+    ("_mm256_maskstore_epi32(d, m, v);", "_mm256_maskstore_epi32"),
+    ("unsigned long long t = __rdtsc();", "__rdtsc"),
+    ('__attribute__((target("avx2"))) void f() {}', "target"),
+    ('__attribute__((always_inline, __target__("sse4.2"))) void f() {}', "__target__"),
+    ('[[gnu::target("avx512f")]] void f() {}', "target"),
+    ('__attribute__((target_clones("avx2", "default"))) void f() {}', "target_clones"),
+    ('#pragma GCC target("avx2")', "GCC target"),
+    ("__builtin_memcpy(a, b, 4);", "__builtin_memcpy"),
+    ("__builtin_ia32_maskmovdqu(a, b, c);", "__builtin_ia32_maskmovdqu"),
+    ("void* p = __builtin_alloca(64);", "__builtin_alloca"),
+])
+def test_device_code_rules_are_located(line: str, needle: str) -> None:
+    """x86 intrinsics, code for another instruction set and builtins that reach memory: device-code
+    findings at the line (the cpu-sim build turns them into a compile error), not sandbox violations."""
+    src = CLEAN + line + "\n"
+    assert static_check.check(src, "kernel.cpp") == []
+    found = static_check.device_code_findings(src, "kernel.cpp")
+    assert found, line
+    d = found[0]
+    assert d.category is Category.DEVICE_CODE and d.file == "kernel.cpp" and d.line == CLEAN.count("\n") + 1
+    assert needle in d.message
+
+
+@pytest.mark.parametrize("line", [
+    "int x = __builtin_clz(7u) + __builtin_popcount(3u) + __builtin_expect(x, 0);",
+    "bool b = __builtin_isnan(1.0f);",
+    "int target = 3; retarget(target);",  # a variable named target is not the attribute
+    '#include "my_tiling.h"',
+    "typedef float v8 __attribute__((vector_size(32)));",  # vector types: accesses are instrumented
+])
+def test_device_code_rules_leave_ordinary_code_alone(line: str) -> None:
+    assert static_check.device_code_findings(CLEAN + line + "\n", "kernel.cpp") == []
 
 
 def test_block_comments_keep_line_numbers() -> None:
@@ -72,6 +114,25 @@ def test_forbidden_construct_through_the_preprocessor(body: str, needle: str) ->
     assert result.verdict.value == "sandbox_violation", result.reason
     d = result.diagnostics[0]
     assert d.file == "kernel.cpp" and d.line == src.count("\n") and needle in d.message
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    ("void f(void* a) { CAT(__buil, tin_memcpy)(a, a, 4); }", "__builtin_memcpy"),
+    ("void f() { auto z = CAT(_m, m_setzero_si128)(); (void)z; }", "_mm_setzero_si128"),
+    ("#define HDR <immintrin.h>\n#include HDR\n#include \"kernel_operator.h\"\nvoid f() {}", "immintrin.h"),
+])
+def test_device_code_through_the_preprocessor(body: str, needle: str) -> None:
+    """Device-code names built by pasting, or an intrinsic header included through a macro (before
+    kernel_operator.h: after it, the header's own use of poisoned names already fails), are refused
+    on the preprocessed tokens (category device_code; the verdict is the static check's)."""
+    from bench_runner.evaluate import evaluate
+
+    src = (body if "#include" in body else '#include "kernel_operator.h"\n' + _PASTE + body) + "\n"
+    assert static_check.device_code_findings(src, "kernel.cpp") == []  # the text alone hides it
+    result = evaluate("add_fp16_static", src, use_cache=False, baseline=False)
+    assert result.verdict.value == "sandbox_violation", result.reason
+    d = result.diagnostics[0]
+    assert d.category is Category.DEVICE_CODE and d.file == "kernel.cpp" and needle in d.message, d
 
 
 def test_emulator_macros_stay_allowed() -> None:

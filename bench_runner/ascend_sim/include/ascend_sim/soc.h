@@ -50,6 +50,16 @@ inline constexpr uint32_t kScalarBlockCycles = 2;
 // A raw load or store is charged per 8-byte unit (the scalar unit's widest access), so a
 // vectorised or struct copy costs what the element-by-element accesses it replaces would.
 inline constexpr uint32_t kScalarAccessBytes = 8;
+// Scalar math the kernel's own code calls (sqrtf, expf, erff, powf …: scalar_math.h), cycles per
+// call on the S pipe. [model] The AI core's scalar unit has no transcendental instructions; a
+// libm-style routine is a range reduction plus a polynomial, at about one instruction per cycle:
+// compare/round/bit operations ~4 instructions, a square root or fmod ~10-20, exp/log/cbrt ~20,
+// trigonometric, hyperbolic and error functions ~30, pow (a log and an exp) ~40.
+inline constexpr uint32_t kMathSimpleCycles = 4;
+inline constexpr uint32_t kMathSqrtCycles = 10;
+inline constexpr uint32_t kMathExpLogCycles = 20;
+inline constexpr uint32_t kMathTrigCycles = 30;
+inline constexpr uint32_t kMathPowCycles = 40;
 
 struct SocProfile {
     const char* name;
