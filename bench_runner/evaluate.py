@@ -297,7 +297,7 @@ def _compile_and_run(task: tasks.Task, tc: Toolchain, job: sandbox.JobDir, sourc
             state.seeds[case.name] = [t.seed for t in trials]
             run = tc.run_case(task, job, ci, case, trials, soc=soc)
         with stage("verify"):
-            case_result = _judge_case(task, case, trials, run, state)
+            case_result = _judge_case(task, case, trials, run, state, submitted_host=not sources.host_is_fixed)
             _check_model(task, case, run, state, _min_cycles(tc, task, case, soc))
         state.cases.append(case_result)
         if state.verdict is not None:
@@ -361,7 +361,7 @@ def _input_elements(task: tasks.Task, case: tasks.CaseSpec) -> int:
 
 
 def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run: CaseRun,
-                state: _State) -> CaseResult:
+                state: _State, *, submitted_host: bool = False) -> CaseResult:
     res = run.sandbox
     findings = (run.final_report or {}).get("findings")
     if not isinstance(findings, list):
@@ -382,7 +382,7 @@ def _judge_case(task: tasks.Task, case: tasks.CaseSpec, trials: list[Trial], run
     out["trials"] = tuple(trial_results)
     process_ok = res.exit_code == 0 and res.limit is None and run.stream.status == "ok" and not errors
     if not process_ok or run.stream_error:
-        _explain_process_failure(task, run, errors, state)
+        _explain_process_failure(task, run, errors, state, submitted_host)
         state.diagnostics += warnings
         out["stdout_tail"] = res.stdout[-2000:]
         out["stderr_tail"] = res.stderr[-4000:]
@@ -548,7 +548,22 @@ def _mismatch_category(chk: verify.OutputCheck) -> Category:
     return Category.NUMERICAL_MISMATCH
 
 
-def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagnostic], state: _State) -> None:
+def _culprit(run: CaseRun, submitted_host: bool) -> str | None:
+    """Whose code may have caused a failure the driver reported itself (issue #30): the
+    submission's "host" or "kernel" code once the driver announced that it runs (the
+    REC_SUBMITTED record it writes just before), else None — only our own code had run.
+
+    Submitted code shares the driver's process, so once it has run it may have broken the driver
+    (its memory, its descriptors); such a failure is the submission's ``runtime_error``, and
+    ``system_error`` means our infrastructure alone. A task's fixed host (device_only) is ours.
+    """
+    if "host" in run.stream.submitted and submitted_host:
+        return "host"
+    return "kernel" if "kernel" in run.stream.submitted else None
+
+
+def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagnostic], state: _State,
+                             submitted_host: bool = False) -> None:
     res = run.sandbox
     stderr = res.stderr
     if res.limit == "seccomp":
@@ -577,11 +592,17 @@ def _explain_process_failure(task: tasks.Task, run: CaseRun, errors: list[Diagno
         state.fail(verdict, f"{errors[0].code}: {errors[0].message}")
         return
     if run.stream.status not in (None, "ok"):
-        cat = Category.TILING_HOST if run.stream.status == "tiling" else Category.INFRASTRUCTURE
         msg = f"{run.stream.status}: {run.stream.status_message}"
-        state.diagnostics.append(Diagnostic(cat, msg, "host.cpp" if cat is Category.TILING_HOST else None,
-                                            source="harness"))
-        state.fail(Verdict.RUNTIME_ERROR if cat is Category.TILING_HOST else Verdict.SYSTEM_ERROR, msg)
+        culprit = "host" if run.stream.status == "tiling" else _culprit(run, submitted_host)
+        if culprit is None:
+            state.diagnostics.append(Diagnostic(Category.INFRASTRUCTURE, msg, source="harness"))
+            state.fail(Verdict.SYSTEM_ERROR, msg)
+            return
+        if run.stream.status != "tiling":
+            msg += f" (the driver failed after the submitted {culprit} code ran in its process)"
+        cat = Category.TILING_HOST if culprit == "host" else Category.CRASH
+        state.diagnostics.append(Diagnostic(cat, msg, "host.cpp" if culprit == "host" else None, source="harness"))
+        state.fail(Verdict.RUNTIME_ERROR, msg)
         return
     if res.limit == "file_size":
         state.diagnostics.append(Diagnostic(Category.RESOURCE_LIMIT, "output limit exceeded (the program wrote too "

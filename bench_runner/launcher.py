@@ -25,7 +25,9 @@ HARNESS_DIR = Path(__file__).resolve().parent / "harness"
 TILING_CAPACITY = 16384
 _KERNEL_MODES = {"aiv": "AIV_MODE", "aic": "AIC_MODE", "mix": "MIX_MODE"}
 
-REC_BUFFER, REC_REPORT, REC_STATUS, REC_TILING, REC_TRIAL_DONE, REC_UNCHANGED = 1, 2, 3, 4, 5, 6
+REC_BUFFER, REC_REPORT, REC_STATUS, REC_TILING, REC_TRIAL_DONE, REC_UNCHANGED, REC_SUBMITTED = 1, 2, 3, 4, 5, 6, 7
+#: What a REC_SUBMITTED record may name: the submitted code that runs from there on.
+SUBMITTED_KINDS = frozenset({"host", "kernel"})
 _HEADER = struct.Struct("=4sIIIQ")
 
 
@@ -316,6 +318,9 @@ class StreamResult:
     #: "ok" once the driver finished every trial, else the code of the driver's own failure.
     status: str | None = None
     status_message: str = ""
+    #: Submitted code the driver announced before running it ("host", "kernel"): a failure after
+    #: such a record may be that code's doing (evaluate.py decides whose it is).
+    submitted: set[str] = field(default_factory=set)
 
 
 def buffers_of(output: TrialOutput, trial: Trial) -> dict[str, bytes | memoryview]:
@@ -374,6 +379,10 @@ def parse_stream(data: bytes | bytearray | memoryview, *, trials: int, buffer_na
                             "tiling_key": int(key), "tiling_bytes": bytes(payload[24:280]).hex()[:512]}
         elif kind == REC_TRIAL_DONE:
             t.done = True
+        elif kind == REC_SUBMITTED:
+            if name not in SUBMITTED_KINDS or n:
+                raise StreamError(f"malformed 'submitted' record for {name!r}")
+            result.submitted.add(name)
         elif kind == REC_STATUS:
             result.status = name
             result.status_message = bytes(payload).decode("utf-8", errors="replace")[:2000]

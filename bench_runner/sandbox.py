@@ -430,13 +430,14 @@ def run(
         full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C", "LC_ALL": "C", "TMPDIR": "/tmp"}
         full_env.update(env or {})
         full_env.update({f"AKGEN_FD_{i}": str(fd) for i, fd in enumerate(passed)})
-        info_r = None
+        info_r = status_r = None
         if be.name == "bwrap":
             seccomp_fd = _seccomp_fd(opened)
             info_r, info_w = os.pipe()
-            opened += [info_r, info_w]
-            cmd = _bwrap_argv(be, argv, box, limits, mounts, full_env, writable_box, seccomp_fd, info_w)
-            fds = (*passed, seccomp_fd, info_w)
+            status_r, status_w = os.pipe()
+            opened += [info_r, info_w, status_r, status_w]
+            cmd = _bwrap_argv(be, argv, box, limits, mounts, full_env, writable_box, seccomp_fd, info_w, status_w)
+            fds = (*passed, seccomp_fd, info_w, status_w)
             popen_env, cwd = {"PATH": "/usr/bin:/bin"}, "/"
         else:
             cmd = _drop_prefix(uid) + _prlimit_argv(limits) + list(argv)
@@ -444,14 +445,16 @@ def run(
             popen_env, cwd = full_env, str(box)
         proc = _spawn(cmd, cwd, popen_env, out_fd, err_fd, fds)
         if info_r is not None:
-            os.close(info_w)
-            opened.remove(info_w)
+            for fd in (info_w, status_w):
+                os.close(fd)
+                opened.remove(fd)
         status, killed_for, wall, cpu = _wait(proc, limits, info_r)
+        started = _command_started(status_r) if status_r is not None else True
     finally:
         for fd in opened:
             with contextlib.suppress(OSError):
                 os.close(fd)
-    return _result(status, killed_for, wall, cpu, limits, be, out_path, err_path)
+    return _result(status, killed_for, wall, cpu, limits, be, out_path, err_path, started)
 
 
 def _prepare_box_for(uid: int, box: Path) -> None:
@@ -496,8 +499,21 @@ def _prlimit_argv(limits: Limits) -> list[str]:
     ]
 
 
+def _command_started(status_fd: int) -> bool:
+    """Whether bwrap ran the command: its ``--json-status-fd`` reports an ``exit-code`` only when
+    the command was executed, so a sandbox whose set-up failed is told apart from a command that
+    printed "bwrap: …" and exited 1 itself (submitted code can do that; issue #30)."""
+    os.set_blocking(status_fd, False)
+    data = b""
+    with contextlib.suppress(OSError):
+        while chunk := os.read(status_fd, 65536):
+            data += chunk
+    return b'"exit-code"' in data
+
+
 def _bwrap_argv(be: Backend, argv: Sequence[str], box: Path, limits: Limits, mounts: Sequence[Mount],
-                env: Mapping[str, str], writable_box: bool, seccomp_fd: int, info_fd: int) -> list[str]:
+                env: Mapping[str, str], writable_box: bool, seccomp_fd: int, info_fd: int,
+                status_fd: int) -> list[str]:
     assert be.bwrap is not None
     cmd = _drop_prefix(be.drop_uid) + [
         be.bwrap,
@@ -515,7 +531,7 @@ def _bwrap_argv(be: Backend, argv: Sequence[str], box: Path, limits: Limits, mou
     cmd += ["--chdir", str(box), "--clearenv"]
     for k, v in env.items():
         cmd += ["--setenv", k, v]
-    cmd += ["--seccomp", str(seccomp_fd), "--info-fd", str(info_fd), "--"]
+    cmd += ["--seccomp", str(seccomp_fd), "--info-fd", str(info_fd), "--json-status-fd", str(status_fd), "--"]
     return cmd + _prlimit_argv(limits) + list(argv)
 
 
@@ -722,8 +738,20 @@ def _bwrap_child_pid(info_fd: int, timeout_s: float = 0.5) -> int | None:
     return pid if isinstance(pid, int) and pid > 1 else None
 
 
+def _could_be_cpu_limit(wall: float, limits: Limits) -> bool:
+    """Whether a run of ``wall`` seconds can have used its RLIMIT_CPU: a process gets at most
+    ``wall`` CPU seconds per CPU it may run on, so a SIGXCPU or SIGKILL before that is a signal the
+    command sent itself (``raise(SIGKILL)`` is a crash, not a time limit)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except OSError:  # pragma: no cover - no affinity API
+        cpus = os.cpu_count() or 1
+    soft = max(1, int(limits.cpu_s + 0.999))
+    return wall * cpus * 1.05 + 0.05 >= soft
+
+
 def _result(status: int, killed_for: str | None, wall: float, cpu: float, limits: Limits, be: Backend,
-            out_path: Path, err_path: Path) -> SandboxResult:
+            out_path: Path, err_path: Path, started: bool = True) -> SandboxResult:
     exit_code: int | None
     sig: int | None
     if os.WIFSIGNALED(status):
@@ -738,9 +766,10 @@ def _result(status: int, killed_for: str | None, wall: float, cpu: float, limits
     limit = None
     if killed_for is not None:
         limit = killed_for
-    elif sig == signal.SIGXCPU or sig == signal.SIGKILL:
+    elif (sig == signal.SIGXCPU or sig == signal.SIGKILL) and _could_be_cpu_limit(wall, limits):
         # SIGKILL that the parent did not send is the hard RLIMIT_CPU (cpu time under bwrap is
-        # not visible to the parent, so it cannot be compared with the limit).
+        # not visible to the parent, so it cannot be compared with the limit), once the run was
+        # long enough to have used it.
         limit = "cpu"
     elif sig == signal.SIGXFSZ:
         limit = "file_size"
@@ -750,7 +779,8 @@ def _result(status: int, killed_for: str | None, wall: float, cpu: float, limits
         _note_memory_kill(err_path, limits)
     stdout, out_n = _read_capped(out_path, limits.log_bytes)
     stderr, err_n = _read_capped(err_path, limits.log_bytes)
-    if be.name == "bwrap" and exit_code == 1 and stderr.startswith(("bwrap: ", "setpriv: ")) and err_n < 4096:
+    if (be.name == "bwrap" and not started and exit_code == 1 and stderr.startswith(("bwrap: ", "setpriv: "))
+            and err_n < 4096):
         # The sandbox could not be set up (a mount source missing or unreadable): not the
         # submission's fault.
         raise InfrastructureError(f"sandbox set-up failed: {stderr.strip()}")

@@ -6,6 +6,11 @@
 // kernel with ICPU_RUN_KF, and streams every buffer plus the emulator's report to a result
 // descriptor the evaluator opened. It never judges: comparison with the golden happens in the
 // evaluator, so nothing a kernel prints can make it pass.
+//
+// Submitted code runs only after the driver has announced it on the stream (REC_SUBMITTED "host"
+// before the host tiling first runs, "kernel" before the first launch), so the evaluator can tell
+// a failure of ours from one the submission caused; host code runs confined
+// (akgen_host_guard.h), and the driver ends with _Exit, so no exit hook runs after its verdict.
 #pragma once
 
 #include <fcntl.h>
@@ -19,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "akgen_host_guard.h"
 #include "akgen_manifest.h"
 #include "tikicpulib.h"
 
@@ -27,6 +33,7 @@ namespace akgen_harness {
 using akgen_manifest::REC_BUFFER;
 using akgen_manifest::REC_REPORT;
 using akgen_manifest::REC_STATUS;
+using akgen_manifest::REC_SUBMITTED;
 using akgen_manifest::REC_TILING;
 using akgen_manifest::REC_TRIAL_DONE;
 using akgen_manifest::REC_UNCHANGED;
@@ -64,6 +71,7 @@ class Harness {
             bufs_.push_back(b);
         }
         run_tiling();
+        announce("kernel");
     }
 
     uint8_t* gm(const char* name) {
@@ -103,13 +111,23 @@ class Harness {
         out_.emit(REC_TRIAL_DONE, "done", nullptr, 0);
     }
 
-    int done() {
+    // The last record, then the end: _Exit, so that no atexit hook or static destructor (the host
+    // code registers its own while it runs) runs after it, outside the host code's confinement.
+    [[noreturn]] int done() {
         out_.trial = 0;
         out_.emit(REC_STATUS, "ok", nullptr, 0);
-        return 0;
+        std::fflush(nullptr);
+        std::_Exit(0);
     }
 
   private:
+    // REC_SUBMITTED `who`, the first time only.
+    void announce(const char* who) {
+        bool& sent = who[0] == 'h' ? announced_host_ : announced_kernel_;
+        if (!sent) out_.emit(REC_SUBMITTED, who, nullptr, 0);
+        sent = true;
+    }
+
     bool is_input(const std::string& name) const {
         for (const auto& t : m_.inputs) {
             if (t.name == name) return true;
@@ -163,8 +181,11 @@ class Harness {
 #ifdef AKGEN_HAS_HOST
         gert::TilingContext ctx(m_.tiling_capacity);
         akgen_manifest::fill_context(ctx, m_);
-        const ge::graphStatus st = akgen_call_tiling(&ctx);
-        const std::string problem = akgen_manifest::check_tiling(ctx, st, m_.block_dim);
+        const akgen_host_guard::Outcome host =
+            akgen_host_guard::run(&ctx, !announced_host_, [this] { announce("host"); });
+        if (!host.started) out_.die("harness", host.error);  // before any host code ran: ours
+        if (!host.returned) out_.die("tiling", host.error);
+        const std::string problem = akgen_manifest::check_tiling(ctx, host.status, m_.block_dim);
         if (!problem.empty()) out_.die("tiling", problem);
         block_dim_ = ctx.GetBlockDim();
         auto* raw = ctx.GetRawTilingData();
@@ -201,6 +222,7 @@ class Harness {
     uint32_t block_dim_ = 0;
     bool has_tiling_key_ = false;
     uint64_t tiling_key_ = 0;
+    bool announced_host_ = false, announced_kernel_ = false;
     uint8_t* workspace_ = nullptr;
     uint8_t* tiling_ = nullptr;
 };

@@ -24,8 +24,11 @@ namespace akgen_manifest {
 // REC_UNCHANGED: an input buffer whose bytes after the launch equal its input file, sent instead
 // of the buffer itself (no payload): most kernels leave their inputs alone, and echoing them
 // was two thirds of an elementwise case's stream.
+// REC_SUBMITTED ("host" or "kernel", no payload): sent once, just before submitted code of that
+// kind first runs; a failure after it is the submission's (issue #30, akgen_host_guard.h).
 enum RecordKind : uint32_t {
-    REC_BUFFER = 1, REC_REPORT = 2, REC_STATUS = 3, REC_TILING = 4, REC_TRIAL_DONE = 5, REC_UNCHANGED = 6
+    REC_BUFFER = 1, REC_REPORT = 2, REC_STATUS = 3, REC_TILING = 4, REC_TRIAL_DONE = 5, REC_UNCHANGED = 6,
+    REC_SUBMITTED = 7
 };
 // Exit status when a driver itself refuses to go on (bad manifest, tiling failure).
 constexpr int kDriverExit = 4;
@@ -247,6 +250,7 @@ inline std::string check_tiling(gert::TilingContext& ctx, ge::graphStatus st, ui
 
 #ifdef AKGEN_HAS_HOST
 // host_tu.cpp compiles the host file and exports its TilingFunc (often declared static, as in
-// CANN op hosts) under this name.
+// CANN op hosts) under this name: on cpu-sim the one symbol of a submitted host object the build
+// leaves global (toolchains/cpu_sim.py), called only on a confined thread (akgen_host_guard.h).
 ge::graphStatus akgen_call_tiling(gert::TilingContext* context);
 #endif

@@ -21,7 +21,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from bench_runner import launcher, op_project, report_guard, sandbox, taxonomy
+from bench_runner import (
+    device_code,
+    launcher,
+    op_project,
+    report_guard,
+    sandbox,
+    static_check,
+    taxonomy,
+)
 from bench_runner.ascend_sim import source_rewrite
 from bench_runner.cache import Cache, key_of
 from bench_runner.contracts import DEFAULT_SOC
@@ -29,6 +37,7 @@ from bench_runner.errors import ToolchainUnavailableError
 from bench_runner.launcher import Trial
 from bench_runner.reference import case_view
 from bench_runner.tasks import CaseSpec, Task
+from bench_runner.toolchains import host_object
 from bench_runner.toolchains.base import (
     Availability,
     BuildOutcome,
@@ -37,6 +46,7 @@ from bench_runner.toolchains.base import (
     Sources,
     Toolchain,
 )
+from bench_runner.toolchains.host_object import elf_section_names
 
 MiB = sandbox.MiB
 #: Copies the emulator's last report out of the sandbox's private /tmp after the program ends,
@@ -125,7 +135,8 @@ class CpuSim(Toolchain):
 
         The driver (main.cpp) depends only on the task, and the fixed host of the device_only
         path too, so their objects are compiled once per task version and toolchain and then
-        reused: a submission usually costs one translation unit plus a link.
+        reused: a submission usually costs one translation unit plus a link. A submitted host
+        is compiled on its own and confined before the link (host_object.py).
         """
         start = time.monotonic()
         box = job.box
@@ -134,8 +145,13 @@ class CpuSim(Toolchain):
         if isinstance(files, BuildOutcome):
             return files
         kernel_text, host_files = files
+        refused = static_check.device_code_findings(sources.kernel, "kernel.cpp")
+        if refused:  # a compile error at the kernel's line, before the compiler runs
+            return BuildOutcome(False, "\n".join(f"{d.file}:{d.line}: error: {d.message}" for d in refused), refused,
+                                None, time.monotonic() - start)
         (box / "kernel.cpp").write_text(kernel_text, encoding="utf-8")
         inputs: list[Path] = [Path("kernel.cpp")]
+        host_source: Path | None = None
         prebuilt = {"main.o": {"main.cpp": launcher.main_cpp(task)}}
         for name, text in host_files.items():  # the kernel may include the host's tiling header
             if name != "host.cpp":
@@ -147,7 +163,7 @@ class CpuSim(Toolchain):
             else:
                 for name, text in host_files.items():
                     (box / name).write_text(text, encoding="utf-8")
-                inputs.append(Path("host_tu.cpp"))
+                host_source = Path("host_tu.cpp")
         for obj_name, files in prebuilt.items():
             obj = self._object(task, obj_name, files, objects)
             if isinstance(obj, BuildOutcome):
@@ -155,13 +171,17 @@ class CpuSim(Toolchain):
             shutil.copyfile(obj, box / obj_name)
             inputs.append(Path(obj_name))
         res = self._compile(task, box, job.logs / "compile", inputs, Path("prog"), link=True, soc=soc,
-                            kernel_object=KERNEL_OBJECT)
+                            kernel_object=KERNEL_OBJECT, host_source=host_source)
         log = (res.stdout + res.stderr).strip()
         if res.truncated:
             log += "\n[akgen: compile log truncated]"
         ok = res.exit_code == 0 and res.limit is None and (box / "prog").is_file()
         # Checked first: the link of such an object fails with an unhelpful undefined reference.
         early = load_time_code(box / KERNEL_OBJECT) if res.limit is None else []
+        if not early and ok:  # what the kernel's code calls: the device-code allow-list
+            early = device_code.check_object(box / KERNEL_OBJECT, _runtime_object(soc), sources.kernel)
+        if not early and host_source is not None and res.limit is None:
+            early = host_object.breaches(box / host_object.CONFINED_OBJECT)
         if early:
             return BuildOutcome(False, (log + "\n" + early[0].message).strip(), early, res, time.monotonic() - start)
         diags = [] if ok else taxonomy.parse_compile_log(log, user_files=_USER_FILES, generated=_GENERATED,
@@ -208,13 +228,21 @@ class CpuSim(Toolchain):
 
     def _compile(self, task: Task, box: Path, logs: Path, inputs: list[Path], output: Path, *,
                  link: bool, preprocess: bool = False, soc: str | None = None,
-                 kernel_object: Path | None = None) -> sandbox.SandboxResult:
+                 kernel_object: Path | None = None, host_source: Path | None = None) -> sandbox.SandboxResult:
         """g++ in the sandbox. ``kernel_object``: with ``link``, compile ``inputs[0]`` to that
         object first and link it with the rest, in one sandboxed shell (the object is inspected
-        afterwards: load_time_code)."""
+        afterwards: load_time_code). ``host_source``: a submitted host translation unit, compiled
+        there too and confined (host_object.objcopy_argv) before it joins the link."""
         mod = _require_build()
         # soc: the kernel's __CCE_AICORE__/__NPU_ARCH__ (and their PCH) follow the SoC it runs as
         pch = mod.ensure_pch(soc)  # before compile_command, which only uses a ready cache
+        if pch is None:
+            # Without the prebuilt runtime the kernel compiles uninstrumented: its scalar work would
+            # be free and its stores unguarded (docs/security.md). Judge nothing rather than that.
+            raise ToolchainUnavailableError(
+                f"the emulator's instrumented runtime could not be built in {mod.cache_root()} (a compile error "
+                "in the headers, no g++, or a read-only cache): kernels would run without the cost model's "
+                "scalar charges and memory guard, so none is judged")
         runtime = getattr(mod, "RUNTIME_OBJ", "ascend_sim_runtime.o")
 
         def command(ins: list[Path], out: Path, step: str | None) -> list[str]:
@@ -233,9 +261,16 @@ class CpuSim(Toolchain):
             visible = sandbox.visible_copy(Path(pch))
             mounts.append(sandbox.Mount(visible))
         if link and kernel_object is not None:
-            first = command(inputs[:1], kernel_object, "-c")
-            then = command([kernel_object, *inputs[1:]], output, None)
-            argv = ["/bin/sh", "-c", f"{shlex.join(first)} && {shlex.join(then)}"]
+            steps = [command(inputs[:1], kernel_object, "-c") + list(device_code.KERNEL_COMPILE_FLAGS)]
+            if pch is not None:  # calls of C routines go to the runtime's charged copies (device_code.py)
+                steps.append(device_code.rename_argv(kernel_object, Path(pch) / runtime))
+            rest = inputs[1:]
+            if host_source is not None:
+                steps += [command([host_source], host_object.SOURCE_OBJECT, "-c") + list(host_object.COMPILE_FLAGS),
+                          host_object.objcopy_argv()]
+                rest = [*rest, host_object.CONFINED_OBJECT]
+            steps.append(command([kernel_object, *rest], output, None))
+            argv = ["/bin/sh", "-c", " && ".join(shlex.join(step) for step in steps)]
         else:
             argv = command(inputs, output, None if link else ("-E" if preprocess else "-c"))
         limits = sandbox.Limits(wall_s=task.limits.get("compile_wall_s", 120.0), cpu_s=120.0,
@@ -347,25 +382,11 @@ KERNEL_OBJECT = Path("kernel.o")
 _LOAD_TIME_SECTIONS = (".init_array", ".preinit_array", ".ctors", ".fini_array", ".dtors")
 
 
-def elf_section_names(path: Path) -> set[str]:
-    """The section names of a 64-bit little-endian ELF file (empty if it is not one)."""
-    import struct
-
-    data = path.read_bytes()
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        return set()
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    if not shoff or shstrndx >= shnum or shoff + shnum * shentsize > len(data):
-        return set()
-    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    str_off, str_size = headers[shstrndx][4], headers[shstrndx][5]
-    table = data[str_off:str_off + str_size]
-    names = set()
-    for h in headers:
-        end = table.find(b"\0", h[0])
-        names.add(table[h[0]:end if end >= 0 else None].decode("latin-1"))
-    return names
+def _runtime_object(soc: str) -> Path | None:
+    """The prebuilt runtime object the kernel links with (None in the header-only fallback)."""
+    mod = _require_build()
+    pch = mod.ensure_pch(soc)
+    return Path(pch) / getattr(mod, "RUNTIME_OBJ", "ascend_sim_runtime.o") if pch is not None else None
 
 
 def load_time_code(obj: Path) -> list[taxonomy.Diagnostic]:

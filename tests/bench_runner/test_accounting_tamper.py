@@ -20,6 +20,7 @@ import pytest
 
 from bench_runner.ascend_sim import build
 from bench_runner.contracts import EvaluationResult, Verdict
+from bench_runner.errors import InfrastructureError
 from bench_runner.evaluate import evaluate
 from bench_runner.tasks import Task, get_task
 from bench_runner.toolchains import cpu_sim
@@ -186,3 +187,16 @@ def test_tampering_never_changes_modelled_time(name: str, offsets: dict[str, int
     assert r.verdict is Verdict.RUNTIME_ERROR, (name, r.verdict, r.reason)
     codes = {d.code for d in r.diagnostics}
     assert codes & {"STRAY_ACCESS", "BAD_PARAM"}, (name, [d.to_dict() for d in r.diagnostics])
+
+
+@needs_sim
+def test_without_the_instrumented_runtime_nothing_is_judged(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel compiled without the prebuilt runtime runs uninstrumented: its scalar work is free
+    and its stores unguarded. When the runtime cannot be built (here: a cache root that is a file),
+    the toolchain refuses instead of falling back to such a build."""
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("")
+    monkeypatch.setenv("ASCEND_SIM_CACHE_DIR", str(blocked))
+    with pytest.raises(InfrastructureError, match="instrumented runtime"):
+        evaluate(_small(get_task("abs_fp16")), _expert_text(), cache_dir=tmp_path / "results")
