@@ -144,24 +144,7 @@ ASCEND_SIM_API void scalar_core_begin(CoreCtx& c) {
     c.stack_hi = tl_stack_hi;
 }
 
-#if defined(ASCEND_SIM_BUILDING_RUNTIME)
-// A store by the kernel's own code outside the memory an AI core has: its stack frames, global
-// memory the host allocated, its local memory. Everything else in this process (the emulator's
-// clocks, counters and buffer records, other cores' stacks, the launcher's frames, TLS) is the
-// judge's, so the store stops the run before it happens: a kernel's modelled time cannot depend
-// on pointer arithmetic that reaches the emulator (docs/security.md, "Inside the process").
-// Reads elsewhere are allowed (constants, the CPU twin's globals, emulator helpers the compiler
-// instrumented), but what they read must not change before the next check (verify_reads): the
-// compiler checks a read-modify-write at its read only.
-[[noreturn]] static void stray_store(CoreCtx* c, uintptr_t a, size_t n) {
-    fail("STRAY_ACCESS", c->last_api[0] ? c->last_api : "(kernel code)", c->last_loc,
-         "the kernel's own code stored %zu byte(s) at %p, outside its stack, the global memory the host allocated "
-         "and this core's local memory (the last AscendC call was %s at line %d): a wild or forged pointer — on the "
-         "NPU such a store faults or clobbers another tensor",
-         n, reinterpret_cast<void*>(a), c->last_api[0] ? c->last_api : "(none)", c->last_loc.line);
-}
-
-static inline bool kernel_allocated(const CoreCtx* c, uintptr_t a, size_t n) {
+inline bool kernel_allocated(const CoreCtx* c, uintptr_t a, size_t n) {
     for (uint32_t i = 0; i < c->kernel_alloc_count; ++i) {
         if (a >= c->kernel_alloc_lo[i] && a < c->kernel_alloc_hi[i] && n <= c->kernel_alloc_hi[i] - a) return true;
     }
@@ -183,6 +166,23 @@ ASCEND_SIM_API void kernel_memory(const void* p, uint64_t bytes, const char* api
          "%s was given an object or output at %p (%llu bytes) outside the kernel's own memory (its stack, global "
          "memory, its local memory): the emulator's records reached through a cast",
          api, p, static_cast<unsigned long long>(bytes));
+}
+
+#if defined(ASCEND_SIM_BUILDING_RUNTIME)
+// A store by the kernel's own code outside the memory an AI core has: its stack frames, global
+// memory the host allocated, its local memory. Everything else in this process (the emulator's
+// clocks, counters and buffer records, other cores' stacks, the launcher's frames, TLS) is the
+// judge's, so the store stops the run before it happens: a kernel's modelled time cannot depend
+// on pointer arithmetic that reaches the emulator (docs/security.md, "Inside the process").
+// Reads elsewhere are allowed (constants, the CPU twin's globals, emulator helpers the compiler
+// instrumented), but what they read must not change before the next check (verify_reads): the
+// compiler checks a read-modify-write at its read only.
+[[noreturn]] static void stray_store(CoreCtx* c, uintptr_t a, size_t n) {
+    fail("STRAY_ACCESS", c->last_api[0] ? c->last_api : "(kernel code)", c->last_loc,
+         "the kernel's own code stored %zu byte(s) at %p, outside its stack, the global memory the host allocated "
+         "and this core's local memory (the last AscendC call was %s at line %d): a wild or forged pointer — on the "
+         "NPU such a store faults or clobbers another tensor",
+         n, reinterpret_cast<void*>(a), c->last_api[0] ? c->last_api : "(none)", c->last_loc.line);
 }
 
 static inline void note_read(CoreCtx* c, uintptr_t a, size_t n) {
