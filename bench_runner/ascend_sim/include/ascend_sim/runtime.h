@@ -401,7 +401,17 @@ ASCEND_SIM_API void verify_reads(CoreCtx& c);
 // setters, a queue's state, an output reference) first checks that the memory is the kernel's:
 // its stack frames, heap blocks allocated for it, GM or its local memory — never the emulator's
 // own records reached by a cast (scalar_hooks.h).
-ASCEND_SIM_API void kernel_memory(const void* p, uint64_t bytes, const char* api);
+ASCEND_SIM_API void kernel_memory_at(uintptr_t a, uint64_t bytes, const char* api);
+inline void kernel_memory(const void* p, uint64_t bytes, const char* api);
+
+// The common case inline (an object on the kernel's stack), the rest out of line; the address
+// goes as an integer so the object is not seen to escape (the kernel's code compiles as before).
+inline void kernel_memory(const void* p, uint64_t bytes, const char* api) {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    const CoreCtx* c = tl_core;
+    if (!c || (a >= c->stack_lo && a < c->kernel_stack_top && bytes <= c->kernel_stack_top - a)) return;
+    kernel_memory_at(a, bytes, api);
+}
 
 struct ApiScope {
     inline ApiScope() {

@@ -151,10 +151,10 @@ inline bool kernel_allocated(const CoreCtx* c, uintptr_t a, size_t n) {
     return false;
 }
 
-ASCEND_SIM_API void kernel_memory(const void* p, uint64_t bytes, const char* api) {
+ASCEND_SIM_API void kernel_memory_at(uintptr_t a, uint64_t bytes, const char* api) {
     CoreCtx* c = tl_core;
     if (!c || !c->in_kernel) return;  // the host side, or the launcher's own objects
-    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    const void* p = reinterpret_cast<const void*>(a);
     if (a >= c->stack_lo && a < c->kernel_stack_top && bytes <= c->kernel_stack_top - a) return;
     if (kernel_allocated(c, a, bytes)) return;
     const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());

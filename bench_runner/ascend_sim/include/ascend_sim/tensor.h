@@ -267,12 +267,10 @@ public:
     __aicore__ inline GlobalTensor() = default;
 
     __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
-        sim::kernel_memory(this, sizeof *this, "GlobalTensor::SetGlobalBuffer");
         addr_ = buffer;
         size_ = bufferSize;
     }
     __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer) {
-        sim::kernel_memory(this, sizeof *this, "GlobalTensor::SetGlobalBuffer");
         addr_ = buffer;
         size_ = 0;
     }
