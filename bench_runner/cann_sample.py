@@ -256,7 +256,7 @@ def _build(job: sandbox.JobDir, sources: list[Path], kinds: dict[str, str], text
     pch = build.ensure_pch()
     runtime = Path(pch) / build.RUNTIME_OBJ if pch is not None else None
     kernel_objects: list[tuple[Path, Path]] = []
-    mounts = [sandbox.Mount(build.include_dir())]
+    mounts = [sandbox.tree_mount(Path(build.include_dir()), build.fingerprint())]
     replace: tuple[str, str] | None = None
     if pch is not None:
         visible = sandbox.visible_copy(Path(pch))

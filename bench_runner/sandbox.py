@@ -83,6 +83,12 @@ class Mount:
     device: bool = False
 
 
+def tree_mount(path: Path, version: str) -> Mount:
+    """A read-only mount of the tree at ``path`` that appears at ``path`` inside, through a mirror
+    when the sandbox uid cannot reach it (see :func:`visible_copy`)."""
+    return Mount(visible_copy(path, version), target=str(path))
+
+
 @dataclass(frozen=True, slots=True)
 class SandboxResult:
     """How a sandboxed command ended. Exactly one of ``exit_code`` and ``signal`` is set."""
@@ -342,16 +348,19 @@ def private_tmp(job: JobDir) -> str:
     return str(tmp)
 
 
-def visible_copy(path: Path) -> Path:
-    """``path`` if the sandbox uid can reach it, else a read-only mirror it can (made once).
+def visible_copy(path: Path, version: str = "") -> Path:
+    """``path`` if the sandbox uid can reach it, else a read-only mirror it can (made once per
+    ``version``: callers whose tree changes pass its content hash, so a mirror is never stale).
 
-    Toolchain caches often live under a private home (``/root/.cache``); bubblewrap, running as
-    the sandbox uid, must be able to resolve a mount's source. The mirror is hard-linked where
-    possible, so it costs no copy of a multi-megabyte precompiled header.
+    Toolchain caches often live under a private home (``/root/.cache``), and a checkout may live
+    in a private directory (``mktemp -d``); bubblewrap, running as the sandbox uid, must be able
+    to resolve a mount's source. The mirror is hard-linked where possible, so it costs no copy of
+    a multi-megabyte precompiled header.
     """
     if backend().drop_uid is None or world_reachable(path):
         return path
-    mirror = scratch_root() / "mirror" / hashlib.sha256(str(path).encode()).hexdigest()[:16] / path.name
+    key = hashlib.sha256(f"{path}\0{version}".encode()).hexdigest()[:16]
+    mirror = scratch_root() / "mirror" / key / path.name
     if mirror.is_dir():
         return mirror
     tmp = Path(tempfile.mkdtemp(prefix=f".mirror-{_owner_tag()}-", dir=scratch_root()))

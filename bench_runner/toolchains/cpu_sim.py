@@ -256,7 +256,9 @@ class CpuSim(Toolchain):
                     argv[2:2] = ["-dD", "-fpch-preprocess"]
             return argv
 
-        mounts = [sandbox.Mount(Path(mod.include_dir())), sandbox.Mount(launcher.HARNESS_DIR)]
+        # A checkout in a private directory is mirrored for the sandbox uid (per content version).
+        version = _content_version()
+        mounts = [sandbox.tree_mount(Path(mod.include_dir()), version), sandbox.tree_mount(launcher.HARNESS_DIR, version)]
         if pch is not None:
             visible = sandbox.visible_copy(Path(pch))
             mounts.append(sandbox.Mount(visible))
