@@ -225,12 +225,11 @@ static inline void scalar_access(uintptr_t a, size_t n, bool write) {
             return;
         }
     }
-    // Not modelled memory: no charge. A store there is refused (unless into a heap block allocated
-    // for the kernel, or into the null page, which faults as on the NPU); a read is watched.
-    if (write) {
-        if (a < 4096 || kernel_allocated(c, a, n)) return;
-        stray_store(c, a, n);
-    }
+    // Not modelled memory: no charge. Heap blocks allocated for the kernel are its own (a freed one
+    // changes under it), the null page faults as on the NPU; elsewhere a store is refused and a
+    // read is watched.
+    if (a < 4096 || kernel_allocated(c, a, n)) return;
+    if (write) stray_store(c, a, n);
     note_read(c, a, n);
 }
 #endif
