@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import re
 import shutil
+import subprocess
 from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -61,18 +62,30 @@ SOURCE_RULES: list[tuple[re.Pattern[str], str]] = [
      "uses #pragma {0}: device code is compiled for the AI core only, not for another instruction set"),
     (re.compile(r"\b(__target__|target|__target_clones__|target_clones)\s*\(\s*\""),
      "uses the attribute {0}(...): device code is compiled for the AI core only, not for another instruction set"),
+    # Objects are made and unmade by declaration only. A placement new, an explicit destructor
+    # call or the library's construct/destroy helpers run an emulator class's constructor or
+    # destructor on any address the kernel names, and the AI core has no heap to `new` from.
+    (re.compile(r"\b(new)\b"),
+     "uses {0}: device code has no heap, and a placement new builds an object at any address the kernel names; "
+     "declare objects (or use a TBuf / TQue for buffers)"),
+    (re.compile(r"((?:->|\.)\s*(?:\w+\s*::\s*)*~\s*\w+)"),
+     "calls a destructor explicitly ({0}): device code ends an object's life by leaving its scope only"),
+    (re.compile(r"\b(construct_at|destroy_at|destroy_n|destroy|construct|uninitialized_\w+|allocator_traits|allocator|"
+                r"pmr)\b"),
+     "uses {0}: the standard library's object construction and destruction helpers act on any address; device "
+     "code declares its objects"),
 ]
 
 #: (c) Routines the compiler emits for ordinary C++ (unwinding through a cleanup, function-local
 #: static guards, pure virtual slots, a polymorphic class's deleting destructor, typeinfo of a
-#: polymorphic class), plus assert() and printf (console output, as AscendC::printf; g++ turns
-#: some printf calls into puts or putchar).
+#: polymorphic class), plus assert() and console output (g++ turns some printf calls into puts or
+#: putchar; printf itself goes to the runtime's wrapper, which refuses a ``%n`` store).
 COMPILER_SUPPORT = frozenset({
     "_Unwind_Resume", "__gxx_personality_v0", "__cxa_pure_virtual", "__cxa_deleted_virtual",
     "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__cxa_call_terminate",
     "_ZSt9terminatev", "__stack_chk_fail", "_ZdlPv", "_ZdlPvm",
     "_ZTVN10__cxxabiv117__class_type_infoE", "_ZTVN10__cxxabiv120__si_class_type_infoE",
-    "_ZTVN10__cxxabiv121__vmi_class_type_infoE", "__assert_fail", "printf", "puts", "putchar",
+    "_ZTVN10__cxxabiv121__vmi_class_type_infoE", "__assert_fail", "puts", "putchar",
 })
 #: libgcc's arithmetic helpers (128-bit division, popcount without POPCNT, half-precision
 #: conversions, complex multiplication): __<op><mode>[234], __fix*/__float*.
@@ -98,6 +111,8 @@ class RuntimeExports:
 
     symbols: frozenset[str]
     renames: dict[str, str]
+    #: What the runtime object itself calls or reads from elsewhere (its undefined symbols).
+    references: frozenset[str] = frozenset()
 
 
 @functools.lru_cache(maxsize=8)
@@ -106,7 +121,54 @@ def _exports(path: str, mtime_ns: int) -> RuntimeExports:
     names = {s.name for s in obj.symbols if s.defined and s.bind != elf_object.STB_LOCAL} if obj else set()
     own = frozenset(n for n in names if not _STDLIB.match(n))  # not the standard library's instantiations
     renames = {n[len(WRAPPER_PREFIX):]: n for n in sorted(own) if n.startswith(WRAPPER_PREFIX)}
-    return RuntimeExports(own, renames)
+    refs = frozenset(s.name for s in obj.symbols if not s.defined and s.name) if obj else frozenset()
+    return RuntimeExports(own, renames, refs)
+
+
+#: The shared libraries every cpu-sim program loads.
+SYSTEM_LIBRARIES = ("libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1")
+
+
+@functools.lru_cache(maxsize=1)
+def system_symbols() -> frozenset[str]:
+    """Every symbol the system libraries export (``nm -D``). A kernel object that defined one would
+    replace it for the whole program — the emulator's own calls included, which run inside an API
+    call and are not charged — so such a definition is refused (:func:`_interposed`)."""
+    from bench_runner.ascend_sim import build  # the compiler that links the program
+
+    names: set[str] = set()
+    for lib in SYSTEM_LIBRARIES:
+        try:
+            path = subprocess.run([build.CXX, f"-print-file-name={lib}"], capture_output=True, text=True,
+                                  check=True, timeout=30).stdout.strip()
+            listed = subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True,
+                                    check=True, timeout=30).stdout
+        except (OSError, subprocess.SubprocessError) as e:
+            raise ToolchainUnavailableError(f"cannot list the symbols of {lib} ({e}): the device-code check needs "
+                                            "binutils' nm") from e
+        names.update(line.split()[-1].split("@", 1)[0] for line in listed.splitlines() if line.strip())
+    return frozenset(names)
+
+
+def _interposed(obj: elf_object.ElfObject, exports: RuntimeExports, source: str, file: str) -> list[Diagnostic]:
+    """Definitions in the kernel's object that would replace a routine of the system libraries or
+    one the emulator's runtime calls (``pthread_rwlock_rdlock``, ``malloc``): the emulator would
+    then run the kernel's code inside its own, uncharged calls. A C++ inline or template
+    instantiation (a weak ``_Z`` symbol) is the library's own code and stays allowed."""
+    taken = system_symbols() | exports.references
+    found: list[Diagnostic] = []
+    for s in obj.symbols:
+        if not s.defined or s.bind == elf_object.STB_LOCAL or s.name not in taken:
+            continue
+        if s.name.startswith("_Z") and s.bind == elf_object.STB_WEAK:
+            continue
+        message = (f"the kernel defines {plain_name(s.name)}, a routine of the C or C++ library that the emulator "
+                   "itself calls: the definition would replace the library's for the whole program. Give it "
+                   "another name (or make it static)")
+        found.append(Diagnostic(Category.DEVICE_CODE, message, file, _line_of([s.name], source), None, "compile"))
+        if len(found) >= MAX_FINDINGS:
+            break
+    return found
 
 
 def runtime_exports(runtime_object: Path) -> RuntimeExports:
@@ -186,7 +248,8 @@ def _base(name: str) -> str:
 
 def check_object(kernel_object: Path, runtime_object: Path | None, source: str, *,
                  entries: Collection[str] | None = None, file: str = "kernel.cpp") -> list[Diagnostic]:
-    """Undefined symbols the kernel's own code reaches outside the allow-list, one diagnostic each.
+    """Undefined symbols the kernel's own code reaches outside the allow-list, one diagnostic each,
+    then the kernel's definitions that would replace a library routine (:func:`_interposed`).
 
     The kernel's own code is every instrumented function whose name is not reserved for the
     implementation (the emulator's functions are not instrumented: ASCEND_SIM_NOINSTR), and
@@ -222,7 +285,8 @@ def check_object(kernel_object: Path, runtime_object: Path | None, source: str, 
             elif t not in parent and (t in graph.instrumented or target.type == elf_object.STT_OBJECT):
                 parent[t] = node
                 queue.append(t)
-    return [_diagnostic(name, [syms[n].name for n in path], source, file) for name, path in sorted(found.items())]
+    return ([_diagnostic(name, [syms[n].name for n in path], source, file) for name, path in sorted(found.items())]
+            + _interposed(obj, exports, source, file))
 
 
 def _path(parent: dict[int, int | None], node: int) -> list[int]:

@@ -19,6 +19,8 @@ from pathlib import Path
 SHN_UNDEF, SHN_ABS, SHN_COMMON = 0, 0xFFF1, 0xFFF2
 STT_OBJECT, STT_FUNC, STT_SECTION = 1, 2, 3
 STB_LOCAL = 0
+STB_GLOBAL = 1
+STB_WEAK = 2
 _SHT_SYMTAB, _SHT_RELA = 2, 4
 #: PC-relative relocation types (R_X86_64_PC32, R_X86_64_PLT32): the 4-byte field lies 4 bytes
 #: before the next instruction, so the referenced address is symbol + addend + 4.

@@ -511,7 +511,8 @@ def _compile_argv(item: Item, tree: Tree, src: Path, tu: list[str], out: str, pc
     incs = [src / d for d in item.include_dirs]
     argv = list(mod.compile_command([src / t for t in tu], src / out, extra_include_dirs=incs))
     inc_root = Path(mod.include_dir())
-    mounts = [sandbox.Mount(inc_root)]
+    fingerprint = getattr(mod, "fingerprint", None)
+    mounts = [sandbox.tree_mount(inc_root, fingerprint() if fingerprint else "")]
     if pch is not None:
         visible = sandbox.visible_copy(Path(pch))
         argv = [a.replace(str(pch), str(visible)) for a in argv]
@@ -554,11 +555,13 @@ def _limits(wall: float) -> sandbox.Limits:
 
 
 def _python_mounts() -> tuple[list[sandbox.Mount], dict[str, str]]:
-    """numpy for the data scripts: this interpreter's site-packages, read-only, on PYTHONPATH."""
+    """numpy for the data scripts, read-only, at its own path (mirrored when the checkout, and so
+    its virtual environment, is private to its owner), on PYTHONPATH."""
     import numpy
 
     site = Path(numpy.__file__).resolve().parents[1]
-    return [sandbox.Mount(site)], {"PYTHONPATH": str(site)}
+    trees = [site / "numpy", *(p for p in (site / "numpy.libs",) if p.is_dir())]
+    return [sandbox.tree_mount(t, numpy.__version__) for t in trees], {"PYTHONPATH": str(site)}
 
 
 def build_and_run(item: Item, tree: Tree, pch: Path | None, *, run: bool = True) -> Outcome:

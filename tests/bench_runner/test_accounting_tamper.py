@@ -101,6 +101,42 @@ TAMPER: dict[str, str] = {
         const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
         reinterpret_cast<LocalTensor<half>*>(blk - OFF_STATIC + OFF_S_NOW - 16)->SetSize(0);
 """,
+    # A GlobalTensor's setter on an overlay: its size field lands on the scalar clock.
+    "global_tensor_on_overlay": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        reinterpret_cast<GlobalTensor<half>*>(blk - OFF_STATIC + OFF_S_NOW - 8)->SetGlobalBuffer(nullptr, 0);
+""",
+    # The Matmul API on an overlay (the class comes with lib/matmul_intf.h): Init copies the
+    # kernel's tiling (all ones, so that it validates) into its first member, over the clocks.
+    "matmul_on_overlay": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        using A = matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>;
+        using C = matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>;
+        TCubeTiling ones;
+        int32_t* field = reinterpret_cast<int32_t*>(&ones);
+        for (unsigned i = 0; i < sizeof ones / sizeof(int32_t); ++i) field[i] = 1;
+        reinterpret_cast<matmul::Matmul<A, A, C>*>(blk - OFF_STATIC + OFF_PIPE_FREE)->Init(&ones);
+""",
+    # printf's %n stores the count of characters printed through a pointer argument.
+    "printf_percent_n": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        AscendC::printf("%n", reinterpret_cast<int*>(blk - OFF_STATIC + OFF_S_NOW));
+""",
+    "libc_printf_percent_n": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        ::printf("%n", reinterpret_cast<int*>(blk - OFF_STATIC + OFF_S_NOW));
+""",
+    # A tensor list's shape written through a pointer the kernel set (TensorDesc::SetShapeAddr on
+    # an overlay).
+    "tensor_desc_on_overlay": r"""
+        LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
+        const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
+        reinterpret_cast<TensorDesc<half>*>(blk - OFF_STATIC + OFF_S_NOW - 8)->SetShapeAddr(nullptr);
+""",
     "queue_on_overlay": r"""
         LocalTensor<half> probe(TPosition::VECCALC, 0, 16);
         const uintptr_t blk = *reinterpret_cast<const uintptr_t*>(&probe);
@@ -156,7 +192,8 @@ def _attack(expert: str, name: str, offsets: dict[str, int]) -> str:
                               "    }\n    __aicore__ inline void ProcessReal() {\n", 1)
     tampered = tampered.replace("  private:\n", "  private:\n    __aicore__ inline void Tamper() {\n" + body +
                                 "    }\n", 1)
-    return tampered.replace("using namespace AscendC;\n", "using namespace AscendC;\n" + consts, 1)
+    head = '#include "lib/matmul_intf.h"\n' if "matmul::" in body else ""
+    return tampered.replace("using namespace AscendC;\n", "using namespace AscendC;\n" + head + consts, 1)
 
 
 @pytest.fixture(scope="module")

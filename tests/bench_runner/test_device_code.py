@@ -72,12 +72,43 @@ def test_allowed_calls_pass(tmp_path: Path, body: str) -> None:
 
 
 @needs_sim
+@pytest.mark.parametrize(("defs", "symbol"), [
+    # the emulator's GM registry lock: its calls would run this inside their API scope, uncharged
+    ('extern "C" int pthread_rwlock_rdlock(pthread_rwlock_t*) noexcept { return 0; }', "pthread_rwlock_rdlock"),
+    ('extern "C" int sched_yield() noexcept { return 0; }', "sched_yield"),
+    ('extern "C" inline int pthread_mutex_unlock(pthread_mutex_t*) noexcept { return 0; }\n'
+     'int (*keep)(pthread_mutex_t*) = pthread_mutex_unlock;', "pthread_mutex_unlock"),  # weak, still C linkage
+    ("int daylight = 1;", "daylight"),  # the C library's data
+])
+def test_definitions_that_replace_a_library_routine_are_refused(tmp_path: Path, defs: str, symbol: str) -> None:
+    """Issue #30: a kernel that defined a routine the emulator calls ran its own code inside the
+    emulator's calls (interposition), where nothing is charged."""
+    text = defs + "\n" + ENTRY.format("    *(int*)y = 1;")
+    obj, runtime = _kernel_object(tmp_path, text)
+    found = device_code.check_object(obj, runtime, HEAD + text)
+    assert [d.message.split(" defines ", 1)[1].split(",", 1)[0] for d in found] == [symbol], found
+    assert found[0].category.value == "device_code" and found[0].line == HEAD.count("\n") + 1, found[0]
+
+
+@needs_sim
+def test_own_definitions_pass(tmp_path: Path) -> None:
+    """The kernel's own globals and functions, and library templates it instantiates, are not replacements."""
+    text = ("int g_tiles = 4;\nstatic int helper(int x) { return x + g_tiles; }\n"
+            "namespace kern { int scale(int x) { return 2 * x; } }\n" +
+            ENTRY.format("    *(int*)y = helper(kern::scale(std::max(*(const int*)x, 0)));"))
+    obj, runtime = _kernel_object(tmp_path, text)
+    assert device_code.check_object(obj, runtime, HEAD + text) == []
+
+
+@needs_sim
 def test_charged_routines_are_renamed_in_the_object(tmp_path: Path) -> None:
-    body = "    std::copy((const float*)x, (const float*)x + 64, (float*)y);\n    *(float*)y = expf(*(float*)y);"
+    body = ("    std::copy((const float*)x, (const float*)x + 64, (float*)y);\n    *(float*)y = expf(*(float*)y);\n"
+            "    printf(\"%d\\n\", *(const int*)x);")
     obj, runtime = _kernel_object(tmp_path, ENTRY.format(body))
     names = {s.name for s in device_code.elf_object.read(obj).symbols if not s.defined}
-    assert {"ascend_sim_kernel_memmove", "ascend_sim_kernel_expf"} <= names and not {"memmove", "expf"} & names
-    assert {"memcpy", "memmove", "memset", "expf", "erff", "sqrtf", "powf", "sincosf"} <= set(
+    assert {"ascend_sim_kernel_memmove", "ascend_sim_kernel_expf", "ascend_sim_kernel_printf"} <= names
+    assert not {"memmove", "expf", "printf"} & names
+    assert {"memcpy", "memmove", "memset", "expf", "erff", "sqrtf", "powf", "sincosf", "printf"} <= set(
         device_code.runtime_exports(runtime).renames)
 
 
@@ -97,7 +128,8 @@ def test_an_unreadable_object_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "ok"), [
     ("_Unwind_Resume", True), ("__divti3", True), ("__popcountdi2", True), ("__extendhfsf2", True),
-    ("__floattisf", True), ("printf", True), ("bcopy", False), ("memcpy", False), ("erff", False),
+    ("__floattisf", True), ("puts", True), ("printf", False),  # printf: renamed to the runtime's checked copy
+    ("bcopy", False), ("memcpy", False), ("erff", False),
     ("__memcpy_chk", False), ("_ZSt4copyIPKfPfET0_T_S4_S3_", False),
 ])
 def test_allowed_names(name: str, ok: bool) -> None:

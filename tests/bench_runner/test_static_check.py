@@ -64,6 +64,16 @@ def test_forbidden_construct_is_located(line: str, needle: str) -> None:
     ("__builtin_memcpy(a, b, 4);", "__builtin_memcpy"),
     ("__builtin_ia32_maskmovdqu(a, b, c);", "__builtin_ia32_maskmovdqu"),
     ("void* p = __builtin_alloca(64);", "__builtin_alloca"),
+    # objects at an address the kernel names: an emulator class's constructor or destructor
+    # would write wherever it points (issue #30, objects overlaid on the emulator's records)
+    ("new (reinterpret_cast<void*>(p)) AscendC::DataCopyParams(1, 2, 0, 0);", "new"),
+    ("auto* q = ::new AscendC::TPipe;", "new"),
+    ("reinterpret_cast<AscendC::TPipe*>(p)->~TPipe();", "->~TPipe"),
+    ("pipe.AscendC::TPipe::~TPipe();", ".AscendC::TPipe::~TPipe"),
+    ("std::construct_at(reinterpret_cast<AscendC::DataCopyParams*>(p), 1, 2, 0, 0);", "construct_at"),
+    ("std::destroy_at(q);", "destroy_at"),
+    ("std::uninitialized_fill_n(q, 1, v);", "uninitialized_fill_n"),
+    ("std::allocator_traits<A>::construct(a, q);", "allocator_traits"),
 ])
 def test_device_code_rules_are_located(line: str, needle: str) -> None:
     """x86 intrinsics, code for another instruction set and builtins that reach memory: device-code
@@ -83,6 +93,9 @@ def test_device_code_rules_are_located(line: str, needle: str) -> None:
     "int target = 3; retarget(target);",  # a variable named target is not the attribute
     '#include "my_tiling.h"',
     "typedef float v8 __attribute__((vector_size(32)));",  # vector types: accesses are instrumented
+    "int renewed = 1; int newSize = renewed;",  # names that merely contain "new"
+    "KernelAdd::~KernelAdd() {}",  # a destructor's definition is not a call
+    "AscendC::LocalMemAllocator<AscendC::Hardware::UB> ubAllocator;",
 ])
 def test_device_code_rules_leave_ordinary_code_alone(line: str) -> None:
     assert static_check.device_code_findings(CLEAN + line + "\n", "kernel.cpp") == []

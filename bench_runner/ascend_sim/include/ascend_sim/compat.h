@@ -218,7 +218,10 @@ template <class T>
 class TensorDesc {
 public:
     __aicore__ inline TensorDesc() {}
-    __aicore__ inline void SetShapeAddr(uint64_t* shapePtr) { shape_ = shapePtr; }
+    __aicore__ inline void SetShapeAddr(uint64_t* shapePtr) {
+        sim::kernel_memory(this, sizeof *this, "TensorDesc::SetShapeAddr");
+        shape_ = shapePtr;
+    }
     __aicore__ inline uint64_t GetDim() { return dim_; }
     __aicore__ inline uint64_t GetIndex() { return index_; }
     __aicore__ inline uint64_t GetShape(uint32_t offset, ASCEND_SIM_LOC) {
@@ -255,6 +258,7 @@ public:
     }
     __aicore__ inline void Init(__gm__ void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff,
                                 ASCEND_SIM_LOC) {
+        sim::kernel_memory(this, sizeof *this, "ListTensorDesc::Init");
         head_.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(data));
         const uint64_t ptrOffset = head_.GetValue(0, loc);
         const uint64_t first = head_.GetValue(1, loc);
@@ -284,6 +288,8 @@ public:
                       dim_ == 0 ? "GetDesc on a tensor list without shapes (dim 0)"
                                 : "GetDesc before TensorDesc::SetShapeAddr gave it room for the shape");
         }
+        sim::kernel_memory(&desc, sizeof desc, "ListTensorDesc::GetDesc");
+        sim::kernel_memory(desc.shape_, dim_ * sizeof(uint64_t), "ListTensorDesc::GetDesc (the shape's room)");
         desc.dim_ = dim_;
         desc.index_ = index;
         desc.ptr_ = GetDataPtr<T>(index, loc);
@@ -384,7 +390,7 @@ private:
                       "LocalMemAllocator outside the Unified Buffer (L1/L0/bias table) is not emulated");
         }
         LocalTensor<DataType> out(pos, head_, tileSize, loc);
-        head_ += static_cast<uint32_t>(sizeof(DataType) * tileSize);
+        head_ += static_cast<uint32_t>(sizeof(DataType) * tileSize + ASCEND_SIM_OWNED("LocalMemAllocator::Alloc"));
         return out;
     }
     uint32_t head_ = 0;

@@ -22,10 +22,12 @@ inline auto printable(const A& a) {
 
 template <typename... Args>
 __aicore__ inline void PRINTF(const char* fmt, Args... args) {
+    sim::check_print_format(fmt, "PRINTF");
     std::printf(fmt, sim::printable(args)...);
 }
 template <typename... Args>
 __aicore__ inline void printf(const char* fmt, Args... args) {
+    sim::check_print_format(fmt, "printf");
     std::printf(fmt, sim::printable(args)...);
 }
 

@@ -413,6 +413,21 @@ inline void kernel_memory(const void* p, uint64_t bytes, const char* api) {
     kernel_memory_at(a, bytes, api);
 }
 
+// printf and AscendC::printf take the kernel's format: a `%n` conversion would store the count
+// of characters printed through whatever pointer the kernel passes (anywhere in this process), so
+// it fails the run (scalar_math.h).
+ASCEND_SIM_API void check_print_format(const char* fmt, const char* api);
+
+// The same check for the setters a kernel calls in every launch (GlobalTensor::SetGlobalBuffer,
+// the Matmul API's): declared pure, and its result (always 0) folded into a value the setter
+// stores, and nothrow, so that seen from the kernel's code the setter still only stores into its
+// object — no escaping address, no clobbered memory, no exception edge — and the kernel compiles,
+// and is charged, exactly as without the check (a plain call moved every expert's modelled cycles
+// by 4: a basic block after each call that could now throw).
+ASCEND_SIM_API uintptr_t kernel_owned(uintptr_t a, uint64_t bytes, const char* api) noexcept __attribute__((pure));
+#define ASCEND_SIM_OWNED(api) \
+    ::AscendC::sim::kernel_owned(reinterpret_cast<uintptr_t>(this), sizeof *this, api)
+
 struct ApiScope {
     inline ApiScope() {
         if (CoreCtx* c = tl_core) {

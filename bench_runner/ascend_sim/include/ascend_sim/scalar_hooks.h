@@ -151,22 +151,46 @@ inline bool kernel_allocated(const CoreCtx* c, uintptr_t a, size_t n) {
     return false;
 }
 
+// Whether `bytes` at `a` are the kernel's own memory: its stack frames, heap blocks allocated for
+// it, its core's local memory or GM the host allocated (or this is not the kernel's code at all).
+static inline bool kernel_object(const CoreCtx* c, uintptr_t a, uint64_t bytes) {
+    if (!c || !c->in_kernel) return true;  // the host side, or the launcher's own objects
+    if (a >= c->stack_lo && a < c->kernel_stack_top && bytes <= c->kernel_stack_top - a) return true;
+    if (kernel_allocated(c, a, bytes)) return true;
+    const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());
+    if (a >= ub && a < ub + c->ub.size() && bytes <= ub + c->ub.size() - a) return true;
+    for (const auto& w : rt().watches) {
+        if (a >= w.lo && a < w.hi && bytes <= w.hi - a) return true;
+    }
+    return false;
+}
+
+#define ASCEND_SIM_STRAY_OBJECT_MSG                                                                           \
+    "%s was given an object or output at %p (%llu bytes) outside the kernel's own memory (its stack, global " \
+    "memory, its local memory): the emulator's records reached through a cast"
+
 ASCEND_SIM_API void kernel_memory_at(uintptr_t a, uint64_t bytes, const char* api) {
     CoreCtx* c = tl_core;
-    if (!c || !c->in_kernel) return;  // the host side, or the launcher's own objects
-    const void* p = reinterpret_cast<const void*>(a);
-    if (a >= c->stack_lo && a < c->kernel_stack_top && bytes <= c->kernel_stack_top - a) return;
-    if (kernel_allocated(c, a, bytes)) return;
-    const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());
-    if (a >= ub && a < ub + c->ub.size() && bytes <= ub + c->ub.size() - a) return;
-    for (const auto& w : rt().watches) {
-        if (a >= w.lo && a < w.hi && bytes <= w.hi - a) return;
-    }
-    fail("STRAY_ACCESS", api, c->last_loc,
-         "%s was given an object or output at %p (%llu bytes) outside the kernel's own memory (its stack, global "
-         "memory, its local memory): the emulator's records reached through a cast",
-         api, p, static_cast<unsigned long long>(bytes));
+    if (kernel_object(c, a, bytes)) return;
+    fail("STRAY_ACCESS", api, c->last_loc, ASCEND_SIM_STRAY_OBJECT_MSG, api, reinterpret_cast<void*>(a),
+         static_cast<unsigned long long>(bytes));
 }
+
+// The setters that call this are nothrow (so that they compile into the kernel's code as before),
+// so a failure cannot unwind through them: the finding is recorded and the run ends here, its
+// report written, as after a crash.
+ASCEND_SIM_API uintptr_t kernel_owned(uintptr_t a, uint64_t bytes, const char* api) noexcept {
+    CoreCtx* c = tl_core;
+    if (kernel_object(c, a, bytes)) return 0;
+    ++c->in_api;  // emulator code from here on
+    char msg[512];
+    std::snprintf(msg, sizeof msg, ASCEND_SIM_STRAY_OBJECT_MSG, api, reinterpret_cast<void*>(a),
+                  static_cast<unsigned long long>(bytes));
+    record(true, "STRAY_ACCESS", api, c->last_loc, msg, false);
+    fatal_exit();
+    std::_Exit(3);
+}
+#undef ASCEND_SIM_STRAY_OBJECT_MSG
 
 #if defined(ASCEND_SIM_BUILDING_RUNTIME)
 // A store by the kernel's own code outside the memory an AI core has: its stack frames, global

@@ -24,7 +24,9 @@
 
 #if defined(ASCEND_SIM_BUILDING_RUNTIME)
 #include <cmath>
+#include <cstdarg>
 #include <cstddef>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 
@@ -154,7 +156,39 @@ void* ascend_sim_kernel_memset(void* d, int v, size_t n) {
     __asan_storeN_noabort(reinterpret_cast<uintptr_t>(d), n);
     return std::memset(d, v, n);
 }
+
+// printf from the kernel's own code (g++ keeps plain `printf` calls; AscendC::printf comes here
+// too): console output, free of charge like AscendC::printf, but never a `%n` store.
+int ascend_sim_kernel_printf(const char* fmt, ...) {
+    ::AscendC::sim::check_print_format(fmt, "printf");
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = std::vprintf(fmt, ap);
+    va_end(ap);
+    return n;
+}
 }  // extern "C"
+
+namespace AscendC {
+namespace sim {
+ASCEND_SIM_API void check_print_format(const char* fmt, const char* api) {
+    if (!fmt) return;
+    for (const char* p = fmt; *p; ++p) {
+        if (*p != '%') continue;
+        ++p;
+        p += std::strspn(p, "-+ #0'123456789.*$hlLqjzt");  // flags, width, precision, length
+        if (*p == 'n') {
+            CoreCtx* c = tl_core;
+            fail("BAD_PARAM", api, c ? c->last_loc : SrcLoc("?", 0),
+                 "%s's format \"%.60s\" has a %%n conversion, which stores through a pointer argument: it is "
+                 "not supported on the AI core",
+                 api, fmt);
+        }
+        if (!*p) break;
+    }
+}
+}  // namespace sim
+}  // namespace AscendC
 
 #undef ASCEND_SIM_SINCOS
 #undef ASCEND_SIM_MATH_TO

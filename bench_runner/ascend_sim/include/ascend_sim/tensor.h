@@ -268,11 +268,11 @@ public:
 
     __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
         addr_ = buffer;
-        size_ = bufferSize;
+        size_ = bufferSize + ASCEND_SIM_OWNED("GlobalTensor::SetGlobalBuffer");
     }
     __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer) {
         addr_ = buffer;
-        size_ = 0;
+        size_ = ASCEND_SIM_OWNED("GlobalTensor::SetGlobalBuffer");
     }
 
     __aicore__ inline const __gm__ T* GetPhyAddr() const { return addr_; }
@@ -325,7 +325,10 @@ public:
         return t;
     }
 
-    __aicore__ inline void SetShapeInfo(const ShapeInfo& s) { shape_ = s; }
+    __aicore__ inline void SetShapeInfo(const ShapeInfo& s) {
+        sim::kernel_memory(this, sizeof *this, "GlobalTensor::SetShapeInfo");
+        shape_ = s;
+    }
     __aicore__ inline ShapeInfo GetShapeInfo() const { return shape_; }
 
 private:

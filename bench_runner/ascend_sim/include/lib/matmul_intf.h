@@ -260,6 +260,7 @@ class Matmul {
         (void)tpipe;
         const ::AscendC::sim::ApiScope api_scope_;
         AscendC::sim::enter("Matmul::Init", loc);
+        AscendC::sim::kernel_memory(this, sizeof *this, "Matmul::Init");
         if (!cubeTiling) AscendC::sim::fail("BAD_PARAM", "Matmul::Init", loc, "the TCubeTiling pointer is null");
         t_ = *cubeTiling;
         if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.singleCoreM <= 0 || t_.singleCoreN <= 0 ||
@@ -282,40 +283,44 @@ class Matmul {
     __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
     __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
         (void)orgKc;
-        orgM_ = orgM;
+        orgM_ = orgM + static_cast<int>(ASCEND_SIM_OWNED("Matmul::SetOrgShape"));
         orgN_ = orgN;
         orgKa_ = orgKa;
         orgKb_ = orgKb;
     }
     __aicore__ inline void SetSingleShape(int singleM, int singleN, int singleK) {
-        sm_ = singleM;
+        sm_ = singleM + static_cast<int>(ASCEND_SIM_OWNED("Matmul::SetSingleShape"));
         sn_ = singleN;
         sk_ = singleK;
     }
     __aicore__ inline void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        tailM += static_cast<int>(ASCEND_SIM_OWNED("Matmul::SetTail"));
         if (tailM > 0) sm_ = tailM;
         if (tailN > 0) sn_ = tailN;
         if (tailK > 0) sk_ = tailK;
     }
     __aicore__ inline void SetTensorA(const AscendC::GlobalTensor<AT>& gm, bool isTransposeA = false) {
+        hasA_ = ASCEND_SIM_OWNED("Matmul::SetTensorA") != 0;
         a_ = gm;
         transA_ = isTransposeA || A_TYPE::isTrans;
         hasA_ = true;
         Restart();
     }
     __aicore__ inline void SetTensorB(const AscendC::GlobalTensor<BT>& gm, bool isTransposeB = false) {
+        hasB_ = ASCEND_SIM_OWNED("Matmul::SetTensorB") != 0;
         b_ = gm;
         transB_ = isTransposeB || B_TYPE::isTrans;
         hasB_ = true;
         Restart();
     }
     __aicore__ inline void SetBias(const AscendC::GlobalTensor<BiasT>& gm) {
+        hasBias_ = ASCEND_SIM_OWNED("Matmul::SetBias") != 0;
         bias_ = gm;
         hasBias_ = true;
         Restart();
     }
-    __aicore__ inline void DisableBias() { hasBias_ = false; }
-    __aicore__ inline void ClearBias() { hasBias_ = false; }
+    __aicore__ inline void DisableBias() { hasBias_ = ASCEND_SIM_OWNED("Matmul::DisableBias") != 0; }
+    __aicore__ inline void ClearBias() { hasBias_ = ASCEND_SIM_OWNED("Matmul::ClearBias") != 0; }
 
     // All of this core's C at once.
     template <bool sync = true>
@@ -406,6 +411,7 @@ class Matmul {
     template <bool sync = true>
     __aicore__ inline void GetTensorC(const AscendC::GlobalTensor<CT>& gm, const AscendC::LocalTensor<CT>& co2Local,
                                       uint8_t enAtomic = 0, bool enSequentialWrite = false, ASCEND_SIM_LOC) {
+        Check("Matmul::GetTensorC", loc);
         const int saved = cur_;
         GetTensorC(gm, enAtomic, enSequentialWrite, loc);
         cur_ = saved;
@@ -448,6 +454,7 @@ class Matmul {
     void Check(const char* api, const AscendC::sim::SrcLoc& loc) {
         const ::AscendC::sim::ApiScope api_scope_;
         AscendC::sim::enter(api, loc);
+        AscendC::sim::kernel_memory(this, sizeof *this, api);  // Iterate*, GetTensorC write their state
         if (!inited_) {
             AscendC::sim::fail("QUE_ORDER", api, loc,
                                "Matmul used before Init / REGIST_MATMUL_OBJ gave it its TCubeTiling");
