@@ -19,7 +19,6 @@ from bench_runner.errors import (
     AkgenError,
     InfrastructureError,
     InputError,
-    SubmissionError,
     TaskFormatError,
 )
 
@@ -245,47 +244,49 @@ def _import_npukb(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"L{level}     {row['tasks']:5}  {row['compiled']:8}  {row['ran']:3}  {row['passed']:6}\n")
         for reason, n in summary["evaluation"]["blockers"][:25]:
             out.write(f"  {n:3} x {reason}\n")
+        sc = summary["evaluation"]["npukb_score"]
+        per = "  ".join(f"L{k} {v:.1f}" for k, v in sc["levels"].items())
+        out.write(f"NPUKernelBench score of its own answers: {sc['total']:.1f} ({per}; skipped tasks and "
+                  "dropped cases count as failed)\n")
     out.write(f"suite written to {args.out} (use it with AKGEN_SUITE_DIR={args.out})\n")
     return EXIT_OK
 
 
 def _evaluate_imported(report: Any, suite: Path, out: TextIO, *, quiet: bool) -> dict[str, Any]:
-    """Each imported expert through `evaluate` on host_device; counts per level, blockers ranked."""
-    import re
+    """Each imported expert through `evaluate` on host_device, on all cores (suite_eval.py);
+    counts per level, blockers ranked, every task's and case's verdict, and the benchmark's own
+    score of its answers (npukb_score.py: skipped tasks and dropped cases count as failed)."""
     from collections import Counter, defaultdict
 
-    from bench_runner import tasks
-    from bench_runner.evaluate import evaluate
+    from bench_runner import npukb_score, suite_eval
 
+    def show(o: suite_eval.ExpertOutcome) -> None:
+        if not quiet:
+            out.write(f"  {o.slug:36} {o.verdict}{'' if o.passed else '  ' + o.reason[:110]}\n")
+            out.flush()
+
+    slugs = [slug for rec in report.tasks for slug in rec.slugs]
+    outcomes = {o.slug: o for o in suite_eval.judge_experts(slugs, suite, on_done=show)}
     levels: dict[int, dict[str, int]] = defaultdict(lambda: {"tasks": 0, "compiled": 0, "ran": 0, "passed": 0})
     blockers: Counter[str] = Counter()
+    scored = []
     for rec in report.tasks:
+        passed = total = 0
         for slug in rec.slugs:
-            task = tasks.get_task(slug, suite)
-            host = task.expert_host.read_text(encoding="utf-8") if task.expert_host else None
-            try:
-                r = evaluate(task, task.expert_kernel.read_text(encoding="utf-8"), host, path="host_device",
-                             use_cache=False, baseline=False)
-            except (TaskFormatError, SubmissionError) as exc:  # reference fails; expert refused (size)
-                blockers[f"{type(exc).__name__}: {str(exc)[:100]}"] += 1
-                levels[task.level]["tasks"] += 1
-                if not quiet:
-                    out.write(f"  {slug:36} not evaluated: {str(exc)[:110]}\n")
-                continue
-            row = levels[task.level]
+            o = outcomes[slug]
+            row = levels[o.level]
             row["tasks"] += 1
-            row["compiled"] += bool(r.compiled)
-            row["ran"] += r.verdict in ("passed", "wrong_answer")
-            row["passed"] += bool(r.passed)
-            if not r.passed:
-                d = next((d for d in r.diagnostics if d.severity == "error"), None)
-                msg = d.message if d is not None else (r.reason or r.verdict)
-                name = re.search(r"[‘'`]([^’'`]{1,60})[’'`]", msg)
-                blockers[f"{r.verdict}: {d.category if d else '-'}: {name[1] if name else msg[:80]}"] += 1
-            if not quiet:
-                out.write(f"  {slug:36} {r.verdict}{'' if r.passed else '  ' + (r.reason or '')[:110]}\n")
-                out.flush()
-    return {"levels": dict(sorted(levels.items())), "blockers": blockers.most_common()}
+            row["compiled"] += o.compiled
+            row["ran"] += o.ran
+            row["passed"] += o.passed
+            if o.blocker:
+                blockers[o.blocker] += 1
+            passed += sum(o.cases.values())
+            total += len(o.cases)
+        scored.append(npukb_score.TaskCases(rec.name, rec.level, passed, total + len(rec.dropped_cases)))
+    score = npukb_score.score(scored)
+    return {"levels": dict(sorted(levels.items())), "blockers": blockers.most_common(),
+            "npukb_score": score.to_dict(), "tasks": [outcomes[s].to_dict() for s in slugs]}
 
 
 def _validate(args: argparse.Namespace, loaded: SuiteLoad, out: TextIO) -> int:

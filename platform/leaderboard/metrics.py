@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-#: NPUKernelBench weights a solved task by its level.
-LEVEL_WEIGHTS = {1: 0.2, 2: 0.3, 3: 0.5}
+from bench_runner.npukb_score import LEVEL_WEIGHTS  # NPUKernelBench weights a task by its level
+
 #: The ks the model leaderboard reports; pass@k needs at least k samples of a task.
 KS = (1, 5, 10)
 #: fast_p thresholds shown (share of tasks correct and at least p times the baseline's speed).

@@ -134,3 +134,32 @@ def test_real_npukernelbench_tasks_import_and_their_experts_pass(tmp_path: Path)
     assert all(t["slugs"] for t in data["tasks"]), data["tasks"]
     evaluated = data["evaluation"]["levels"]
     assert sum(v["passed"] for v in evaluated.values()) == sum(v["tasks"] for v in evaluated.values()), data
+
+
+@pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim is not available here")
+def test_eval_judges_every_expert_in_parallel_with_case_verdicts_and_the_benchmark_score(
+        imported: tuple[Path, npukb_import.ImportReport], tmp_path: Path) -> None:
+    """`--eval` (issue #31): the experts run in a pool of processes; the report keeps each case's
+    verdict, and the benchmark's score counts the dropped complex64 case and a wrong expert's case
+    as failed — 3 of the 5 cases pass: 60 for the task, L1 60, total 0.2 × 60 = 12 (by hand)."""
+    import io
+
+    from bench_runner import cli, suite_eval
+
+    src, report = imported
+    out = tmp_path / "suite"
+    shutil.copytree(src, out)
+    expert = out / "scale_add_fp32_1d" / "expert" / "kernel.cpp"
+    wrong = expert.read_text().replace("Add(out, a, b,", "Sub(out, a, b,")
+    assert wrong != expert.read_text()
+    expert.write_text(wrong)
+    summary = cli._evaluate_imported(report, out, io.StringIO(), quiet=True)
+    by_slug = {t["slug"]: t for t in summary["tasks"]}
+    assert {s: (t["verdict"], t["cases"]) for s, t in by_slug.items()} == {
+        "scale_add_fp16": ("passed", {"c0": True, "c1": True}),
+        "scale_add_fp32_1d": ("wrong_answer", {"c2": False}),
+        "scale_add_fp32_2d": ("passed", {"c3": True}),
+    }
+    assert summary["levels"] == {1: {"tasks": 3, "compiled": 3, "ran": 3, "passed": 2}}
+    assert summary["npukb_score"] == {"levels": {"1": 60.0}, "total": 12.0, "tasks": 1}
+    assert suite_eval.default_workers() >= 1
