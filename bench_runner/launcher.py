@@ -280,6 +280,10 @@ def manifest_text(task: Task, case: CaseSpec, trial_files: list[dict[str, str]],
         for spec in specs:
             shape = case.shape_of(spec)
             lines.append(f"{kind} {spec.name} {spec.dtype.name} {len(shape)} {' '.join(map(str, shape))}".rstrip())
+            if spec.list:  # the shape of each tensor of the list: count, then ndim and dims of each
+                shapes = case.lists[spec.name]
+                lines.append(f"list {spec.name} {len(shapes)} " + " ".join(f"{len(s)} {' '.join(map(str, s))}".rstrip()
+                                                                         for s in shapes))
     for name, value in case.attributes.items():
         if isinstance(value, bool):
             lines.append(f"attr bool {name} {int(value)}")

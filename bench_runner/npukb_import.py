@@ -186,6 +186,8 @@ class _Case:
     combo: int
     shapes: dict[str, tuple[int, ...]]
     attrs: dict[str, Any]
+    #: Per tensor list (a DYNAMIC OpDef input or output): each tensor's shape; its flat shape is in shapes.
+    lists: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
 
 
 def import_task(folder: Path, out: Path) -> TaskImport:
@@ -284,17 +286,21 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
     if len(values) != len(ins) + len(attrs):
         raise ImportSkip(f"{len(values)} values from get_inputs for {len(ins)} OpDef inputs + {len(attrs)} attributes")
     tensors, attr_values = values[:len(ins)], values[len(ins):]
+    lists: dict[str, tuple[tuple[int, ...], ...]] = {}
     for t, v in zip(ins, tensors, strict=True):
         if isinstance(v, (list, tuple)):
-            raise ImportSkip(f"input {t.name}: a list of tensors (a DYNAMIC OpDef input); akgen tasks have one "
-                             "tensor per input")
+            if not t.dynamic:
+                raise ImportSkip(f"input {t.name}: a list of tensors for an OpDef input that is not DYNAMIC")
+            lists[t.name] = _list_shapes(t.name, v, torch)
     kinds: list[str | None] = []
     for t, v in zip(ins, tensors, strict=True):
-        if isinstance(v, torch.Tensor) and akgen_dtype(v.dtype) is None:
-            raise ImportSkip(f"input {t.name}: {v.dtype} is not an akgen dtype")
-        kinds.append(akgen_dtype(v.dtype) if isinstance(v, torch.Tensor) else None)
+        first = v[0] if isinstance(v, (list, tuple)) else v
+        if isinstance(first, torch.Tensor) and akgen_dtype(first.dtype) is None:
+            raise ImportSkip(f"input {t.name}: {first.dtype} is not an akgen dtype")
+        kinds.append(akgen_dtype(first.dtype) if isinstance(first, torch.Tensor) else None)
     combo = _combination(ins, kinds)
-    shapes = {t.name: (tuple(v.shape) if isinstance(v, torch.Tensor) and v.dim() > 0 else (1,))
+    shapes = {t.name: (sum(math.prod(s) for s in lists[t.name]),) if t.name in lists else
+              (tuple(v.shape) if isinstance(v, torch.Tensor) and v.dim() > 0 else (1,))
               for t, v in zip(ins, tensors, strict=True)}
     attr_map: dict[str, Any] = {}
     for (aname, kind), v in zip(attrs, attr_values, strict=True):
@@ -303,16 +309,37 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
             raise ImportSkip(f"attribute {aname}: a list value")
         attr_map[aname] = float(v) if kind == "Float" else (bool(v) if kind == "Bool" else (str(v) if kind == "String" else int(v)))
     result = module.Model()(*values)
-    results = list(result) if isinstance(result, (list, tuple)) else [result]
+    results = split_results(result, [t.dynamic for t in outs])
     if len(results) != len(outs):
         raise ImportSkip(f"Model returns {len(results)} tensors for {len(outs)} OpDef outputs")
     for t, r in zip(outs, results, strict=True):
+        if t.dynamic:
+            lists[t.name] = _list_shapes(t.name, r, torch)
+            shapes[t.name] = (sum(math.prod(s) for s in lists[t.name]),)
+            continue
         if not isinstance(r, torch.Tensor):
             raise ImportSkip(f"output {t.name}: Model returns {type(r).__name__}")
         shapes[t.name] = tuple(r.shape) if r.dim() > 0 else (1,)
     if sum(math.prod(s) for s in shapes.values()) > MAX_CASE_ELEMENTS:
         raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all")
-    return _Case(name, row, combo, shapes, attr_map)
+    return _Case(name, row, combo, shapes, attr_map, lists)
+
+
+def _list_shapes(name: str, value: Any, torch: Any) -> tuple[tuple[int, ...], ...]:
+    """The shape of each tensor of a tensor list (a 0-d tensor counts as one element)."""
+    if not isinstance(value, (list, tuple)) or not value or not all(isinstance(v, torch.Tensor) for v in value):
+        raise ImportSkip(f"tensor list {name}: expected a non-empty list of tensors")
+    if len({v.dtype for v in value}) != 1:
+        raise ImportSkip(f"tensor list {name}: tensors of several dtypes")
+    return tuple(tuple(v.shape) if v.dim() > 0 else (1,) for v in value)
+
+
+def split_results(result: Any, dynamic: Sequence[bool]) -> list[Any]:
+    """Model's return value as one entry per OpDef output: a single tensor-list output takes the
+    whole list the Model returns (the generated references use this too)."""
+    if len(dynamic) == 1 and dynamic[0] and isinstance(result, (list, tuple)):
+        return [list(result)]
+    return list(result) if isinstance(result, (list, tuple)) else [result]
 
 
 def _combination(ins: list, kinds: list[str | None]) -> int:
@@ -370,7 +397,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
             rank = len(cases[0].shapes[t.name])
             dims_of[t.name] = [f"{t.name}_d{i}" for i in range(rank)]
             lines += [f"[[{kind}]]", f"name = {json.dumps(t.name)}", f"dtype = {json.dumps(_dtype_of(t, combo))}",
-                      f"shape = {json.dumps(dims_of[t.name])}", ""]
+                      f"shape = {json.dumps(dims_of[t.name])}", *(["list = true"] if t.dynamic else []), ""]
     if attrs:
         lines.append("[attributes]")
         lines += [f"{a} = {_toml(cases[0].attrs[a])}" for a, _ in attrs]
@@ -386,6 +413,9 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         lines += ["[[cases]]", f"name = {json.dumps(c.name)}",
                   "dims = { " + ", ".join(f"{k} = {v}" for k, v in dims.items()) + " }",
                   f"seed = {len(table) + 1}"]
+        if c.lists:
+            lines.append("lists = { " + ", ".join(f"{k} = {json.dumps([list(s) for s in v])}"
+                                                  for k, v in c.lists.items()) + " }")
         extra = {k: v for k, v in c.attrs.items() if v != cases[0].attrs.get(k)}
         if extra:
             lines.append("attributes = { " + ", ".join(f"{k} = {_toml(v)}" for k, v in extra.items()) + " }")
@@ -397,7 +427,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     shutil.copyfile(folder / "validation" / "prepare_inputs.py", dest / "npukb" / "prepare_inputs.py")
     (dest / "npukb" / "cases.json").write_text(json.dumps(table, indent=1, sort_keys=True), encoding="utf-8")
     spec = {"inputs": [[t.name, _dtype_of(t, combo)] for t in ins], "outputs": [[t.name, _dtype_of(t, combo)] for t in outs],
-            "attrs": [a for a, _ in attrs]}
+            "attrs": [a for a, _ in attrs], "lists": [t.name for t in ins + outs if t.dynamic]}
     (dest / "npukb" / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     (dest / "reference.py").write_text(_REFERENCE, encoding="utf-8")
     desc = folder / "api_desc.md"
@@ -435,12 +465,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from bench_runner.npukb_import import load_validation, torch_dtype
+from bench_runner.npukb_import import load_validation, split_results, torch_dtype
 
 _HERE = Path(__file__).resolve().parent
 _PREPARE, _MODULE = load_validation(_HERE / "npukb")
 _CASES = json.loads((_HERE / "npukb" / "cases.json").read_text())
 _SPEC = json.loads((_HERE / "npukb" / "spec.json").read_text())
+
+
+_LISTS = set(_SPEC.get("lists", []))
 
 
 def make_inputs(case, rng):
@@ -449,19 +482,36 @@ def make_inputs(case, rng):
     values = list(values) if isinstance(values, (list, tuple)) else [values]
     out = {}
     for (name, _dtype), v in zip(_SPEC["inputs"], values):
-        t = v if isinstance(v, torch.Tensor) else torch.tensor([v])
+        if name in _LISTS:  # a tensor list: its tensors one after the other, flat
+            t = torch.cat([e.reshape(-1) for e in v]) if v else torch.zeros(0)
+        else:
+            t = v if isinstance(v, torch.Tensor) else torch.tensor([v])
         t = t.reshape(case.shapes[name])
         out[name] = t.float().numpy().astype(np.float64) if t.is_floating_point() else t.numpy()
     return out
 
 
-def golden(inputs, attrs):
-    args = [torch.from_numpy(np.ascontiguousarray(inputs[name])).to(torch_dtype(dtype)) for name, dtype in _SPEC["inputs"]]
+def _tensor(name, dtype, flat, case):
+    t = torch.from_numpy(np.ascontiguousarray(flat)).to(torch_dtype(dtype))
+    if name not in _LISTS:
+        return t
+    parts, at = [], 0
+    for shape in case.lists[name]:
+        n = int(np.prod(shape, dtype=np.int64))
+        parts.append(t[at:at + n].reshape(shape))
+        at += n
+    return parts
+
+
+def golden(inputs, attrs, case):
+    args = [_tensor(name, dtype, inputs[name], case) for name, dtype in _SPEC["inputs"]]
     args += [attrs[a] for a in _SPEC["attrs"]]
     result = _MODULE.Model()(*args)
-    results = list(result) if isinstance(result, (list, tuple)) else [result]
+    results = split_results(result, [name in _LISTS for name, _ in _SPEC["outputs"]])
     out = {}
     for (name, dtype), r in zip(_SPEC["outputs"], results):
+        if name in _LISTS:
+            r = torch.cat([e.detach().reshape(-1) for e in r])
         r = r.detach()
         if dtype == "bool":
             out[name] = (r != 0).numpy()

@@ -51,6 +51,7 @@ GE_CTYPES: Mapping[str, str] = {
 }
 _OPDEF_TENSOR = re.compile(r"\b(Input|Output)\s*\(\s*\"([A-Za-z0-9_]+)\"\s*\)(.*?);", re.S)
 _OPDEF_TYPES = re.compile(r"\.DataType(?:List)?\s*\(\s*\{([^}]*)\}")
+_OPDEF_TYPES_VAR = re.compile(r"\.DataType(?:List)?\s*\(\s*([A-Za-z_]\w*)\s*\)")
 _OPDEF_ATTR = re.compile(r'this->Attr\(\s*"([A-Za-z0-9_]+)"\s*\)(.*?);', re.S)
 
 
@@ -184,6 +185,8 @@ class OpDefTensor:
     name: str
     #: The ge::DataType names its OpDef lists, in order: one per dtype combination.
     ge_types: tuple[str, ...]
+    #: ``.ParamType(DYNAMIC)``: a tensor list (the kernel gets a list descriptor).
+    dynamic: bool = False
 
     @property
     def ctypes(self) -> tuple[str, ...]:
@@ -201,8 +204,12 @@ def opdef_tensors(op_host_text: str) -> list[OpDefTensor]:
             continue
         seen.add(m[2])
         types_m = _OPDEF_TYPES.search(m[3])
-        names = [t.strip().split("::")[-1] for t in types_m[1].split(",")] if types_m else []
-        out.append(OpDefTensor(m[1], m[2], tuple(names)))
+        if types_m is None:  # .DataType(list) naming a vector declared before: `std::vector<ge::DataType> list = {...};`
+            var = _OPDEF_TYPES_VAR.search(m[3])
+            types_m = re.search(rf"\b{re.escape(var[1])}\s*(?:=\s*)?\{{([^}}]*)\}}", op_host_text) if var else None
+        names = [t.strip().split("::")[-1] for t in types_m[1].split(",") if t.strip()] if types_m else []
+        dynamic = re.search(r"\.ParamType\s*\(\s*(?:\w+::)?DYNAMIC\s*\)", m[3]) is not None
+        out.append(OpDefTensor(m[1], m[2], tuple(names), dynamic))
     return out
 
 

@@ -4,18 +4,22 @@ A task's ``reference.py`` is trusted task data (reviewed like code), so it is im
 evaluator's process; kernels are never run here. Its contract:
 
 * ``golden(inputs: dict[str, np.ndarray], attrs: dict) -> dict[str, np.ndarray]`` (required).
-  Float inputs arrive as float64 (bfloat16 decoded); compute in float64 where it matters.
+  Float inputs arrive as float64 (bfloat16 decoded); compute in float64 where it matters. A
+  third parameter, if it has one, receives the case as ``make_inputs`` sees it (a task with
+  tensor lists needs their shapes: ``case.lists``).
 * ``make_inputs(case, rng) -> dict[str, np.ndarray]`` (optional). ``case`` has ``name``,
-  ``dims``, ``attributes`` and ``shapes`` (name -> tuple). Without it, inputs are drawn
+  ``dims``, ``attributes``, ``shapes`` (name -> tuple) and ``lists`` (tensor list -> the shape
+  of each of its tensors; the list itself is one flat array, its tensors one after the other). Without it, inputs are drawn
   uniformly from each input's ``range`` (default [-1, 1], or [-8, 8] for integers).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -37,6 +41,7 @@ class CaseView:
     dims: dict[str, int]
     attributes: dict[str, Any]
     shapes: dict[str, tuple[int, ...]]
+    lists: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
 
 
 def load_module(task: Task) -> ModuleType:
@@ -64,9 +69,16 @@ def load_module(task: Task) -> ModuleType:
         return mod
 
 
+def _takes_case(fn: Callable[..., Any]) -> bool:
+    try:
+        return len(inspect.signature(fn).parameters) >= 3
+    except (TypeError, ValueError):
+        return False
+
+
 def case_view(task: Task, case: CaseSpec) -> CaseView:
     shapes = {t.name: case.shape_of(t) for t in task.inputs + task.outputs}
-    return CaseView(case.name, dict(case.dims), dict(case.attributes), shapes)
+    return CaseView(case.name, dict(case.dims), dict(case.attributes), shapes, dict(case.lists))
 
 
 def make_inputs(task: Task, case: CaseSpec, seed: int) -> dict[str, np.ndarray]:
@@ -142,7 +154,10 @@ def golden(task: Task, case: CaseSpec, inputs: dict[str, np.ndarray]) -> dict[st
         name: dtypes.to_float64(arr, by_name[name].dtype) if by_name[name].dtype.is_float else arr.copy()
         for name, arr in inputs.items()
     }
-    result = mod.golden(wide, dict(case.attributes))
+    if _takes_case(mod.golden):
+        result = mod.golden(wide, dict(case.attributes), case_view(task, case))
+    else:
+        result = mod.golden(wide, dict(case.attributes))
     path = str(task.file("reference.py"))
     if not isinstance(result, dict):
         raise TaskFormatError(path, "golden", "a dict of output name -> array", type(result).__name__)

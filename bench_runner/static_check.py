@@ -136,7 +136,7 @@ _X86_HEADER = re.compile(rf"(?:^|/){device_code.X86_HEADER}$")
 def macro_table(defines: str) -> dict[str, str]:
     """``#define`` lines (``g++ -dM`` output) as name → replacement text."""
     table = {}
-    for line in defines.splitlines():
+    for line in defines.split("\n"):
         m = _DEFINE.match(line)
         if m:
             table[m.group(1)] = m.group(2)
@@ -191,7 +191,7 @@ def check_preprocessed(pre: Preprocessed, originals: dict[str, str]) -> list[Dia
     exempt: dict[tuple[str, int], set[str]] = {}
     found: list[Diagnostic] = []
     current, line = None, 0
-    for raw in text.splitlines():
+    for raw in text.split("\n"):
         marker = _MARKER.match(raw)
         if marker:
             name, flags = marker.group(2), marker.group(3).split()
@@ -221,7 +221,7 @@ def check_preprocessed(pre: Preprocessed, originals: dict[str, str]) -> list[Dia
                 key = (files[current], line)
                 lines.setdefault(key, []).append(raw)
                 if key not in exempt:
-                    src = originals.get(key[0], "").splitlines()
+                    src = originals.get(key[0], "").split("\n")
                     written = strip_comments_and_strings(src[line - 1]) if 0 < line <= len(src) else ""
                     memo: dict[str, frozenset[str]] = {}
                     exempt[key] = set().union(*(_fragments(i, macros, memo) for i in set(_IDENT.findall(written))))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import hashlib
+import math
 import os
 import re
 import tomllib
@@ -59,6 +60,10 @@ class TensorSpec:
     value_range: tuple[float, float] | None = None
     #: For in-place outputs: the input whose buffer holds this output.
     alias: str | None = None
+    #: A tensor list (a DYNAMIC input or output of a CANN OpDef): the kernel's argument points at
+    #: a list descriptor, each tensor has its own buffer and shape (the case's ``lists``). Inputs,
+    #: goldens and outputs hold the tensors one after the other, flat, in ``shape``.
+    list: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,8 @@ class CaseSpec:
     #: The limits its runs get: the task's ``[limits]`` with this case's own ``limits`` over them
     #: (keys from :data:`CASE_LIMIT_KEYS`). Read run limits from here, never from the task.
     limits: Mapping[str, float] = field(default_factory=dict)
+    #: Per tensor list: the shape of each of its tensors in this case.
+    lists: Mapping[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
 
     def shape_of(self, tensor: TensorSpec) -> tuple[int, ...]:
         return tuple(eval_dim(d, self.dims) for d in tensor.shape)
@@ -189,7 +196,8 @@ class Task:
             "attributes": dict(self.attributes),
             "cases": [
                 {"name": c.name, "dims": dict(c.dims), "seed": c.seed, "attributes": dict(c.attributes),
-                 "limits": dict(c.limits)}
+                 "limits": dict(c.limits), **({"lists": {k: [list(s) for s in v] for k, v in c.lists.items()}}
+                                              if c.lists else {})}
                 for c in self.cases
             ],
             "tolerances": {k: {"rtol": v.rtol, "atol": v.atol} for k, v in self.tolerances.items()},
@@ -203,6 +211,8 @@ def _tensor_summary(t: TensorSpec) -> dict[str, Any]:
     out: dict[str, Any] = {"name": t.name, "dtype": t.dtype.name, "shape": list(t.shape)}
     if t.alias:
         out["alias"] = t.alias
+    if t.list:
+        out["list"] = True
     return out
 
 
@@ -413,8 +423,9 @@ def _check_reference(path: Path) -> None:
     except (SyntaxError, UnicodeDecodeError) as exc:
         raise TaskFormatError(str(path), "(syntax)", "valid Python", str(exc)) from None
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    if "golden" not in funcs or len(funcs["golden"].args.args) != 2:
-        raise TaskFormatError(str(path), "golden", "a top-level function golden(inputs, attrs)")
+    if "golden" not in funcs or len(funcs["golden"].args.args) not in (2, 3):
+        raise TaskFormatError(str(path), "golden", "a top-level function golden(inputs, attrs) or "
+                              "golden(inputs, attrs, case)")
     gen = funcs.get("make_inputs")
     if gen is not None and len(gen.args.args) != 2:
         raise TaskFormatError(str(path), "make_inputs", "make_inputs(case, rng) with two parameters")
@@ -424,7 +435,7 @@ def _load_tensors(r: _Reader, key: str, *, is_input: bool) -> list[TensorSpec]:
     items = r.get(key, list, f"an array of [[{key}]] tables")
     if not items:
         raise r.fail(key, f"at least one [[{key}]] table")
-    allowed = {"name", "dtype", "shape", "range"} if is_input else {"name", "dtype", "shape", "alias"}
+    allowed = {"name", "dtype", "shape", "range", "list"} if is_input else {"name", "dtype", "shape", "alias", "list"}
     out = []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
@@ -457,7 +468,11 @@ def _load_tensors(r: _Reader, key: str, *, is_input: bool) -> list[TensorSpec]:
                 raise t.fail("range", "[low, high] with low < high", rng)
             value_range = (float(rng[0]), float(rng[1]))
         alias = t.get("alias", str, "the name of an input", default=None) if not is_input else None
-        out.append(TensorSpec(name, dtypes.get(dtype_name), tuple(shape), value_range, alias))
+        is_list = t.get("list", bool, "true for a tensor list (each case gives its tensors' shapes in lists)",
+                        default=False)
+        if is_list and (len(shape) != 1 or alias is not None):
+            raise t.fail("shape", "one dim (the list's elements, flat) and no alias for a tensor list", shape)
+        out.append(TensorSpec(name, dtypes.get(dtype_name), tuple(shape), value_range, alias, is_list))
     return out
 
 
@@ -517,7 +532,7 @@ def _load_cases(r: _Reader, tensors: tuple[TensorSpec, ...], attributes: Mapping
         if not isinstance(item, dict):
             raise r.fail(f"cases[{i}]", "a table", item)
         c = r.sub(f"cases[{i}]", item)
-        c.unknown_keys({"name", "dims", "seed", "attributes", "limits"})
+        c.unknown_keys({"name", "dims", "seed", "attributes", "limits", "lists"})
         name = c.get("name", str, "a unique case name")
         if name in seen or not re.match(r"^[A-Za-z0-9_.-]+$", name):
             raise c.fail("name", "a unique name of letters, digits, '_', '-', '.'", name)
@@ -536,8 +551,10 @@ def _load_cases(r: _Reader, tensors: tuple[TensorSpec, ...], attributes: Mapping
         if unknown:
             raise c.fail(f"attributes.{unknown[0]}", "an attribute declared in [attributes]", unknown[0])
         case_limits = _load_limits(c, CASE_LIMIT_KEYS)
+        lists = _load_lists(c, tensors)
         case = CaseSpec(name=name, dims=dims, seed=seed, attributes={**attributes, **case_attrs},
-                        limits={**{k: v for k, v in task_limits.items() if k in CASE_LIMIT_KEYS}, **case_limits})
+                        limits={**{k: v for k, v in task_limits.items() if k in CASE_LIMIT_KEYS}, **case_limits},
+                        lists=lists)
         for t in tensors:
             try:
                 shape = case.shape_of(t)
@@ -545,8 +562,33 @@ def _load_cases(r: _Reader, tensors: tuple[TensorSpec, ...], attributes: Mapping
                 raise c.fail("dims", f"dims that give tensor {t.name!r} a valid shape", str(exc)) from None
             if any(d < 0 for d in shape):
                 raise c.fail("dims", f"a non-negative shape for tensor {t.name!r}", shape)
+            if t.list and sum(math.prod(s) for s in lists[t.name]) != shape[0]:
+                raise c.fail(f"lists.{t.name}", f"tensors with {shape[0]} elements in all (the list's shape)",
+                             [list(s) for s in lists[t.name]])
         cases.append(case)
     return cases
+
+
+def _load_lists(c: _Reader, tensors: tuple[TensorSpec, ...]) -> dict[str, tuple[tuple[int, ...], ...]]:
+    """The case's ``lists = { x = [[2, 3], [5]] }``: the shape of each tensor of each tensor list."""
+    raw = c.get("lists", dict, "a table of tensor list -> the shapes of its tensors", default={})
+    names = {t.name for t in tensors if t.list}
+    unknown = sorted(set(raw) - names)
+    if unknown:
+        raise c.fail(f"lists.{unknown[0]}", "the name of a tensor declared with list = true", unknown[0])
+    missing = sorted(names - set(raw))
+    if missing:
+        raise c.fail("lists", f"the shapes of the tensors of every tensor list ({', '.join(sorted(names))})",
+                     sorted(raw))
+    out = {}
+    for name, shapes in raw.items():
+        ok = isinstance(shapes, list) and shapes and all(
+            isinstance(s, list) and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in s)
+            for s in shapes)
+        if not ok:
+            raise c.fail(f"lists.{name}", "a non-empty list of shapes (lists of non-negative ints)", shapes)
+        out[name] = tuple(tuple(s) for s in shapes)
+    return out
 
 
 def folder_digest(folder: Path) -> str:

@@ -42,6 +42,11 @@ struct Buffer {
     std::string name, path;
     uint8_t* gm = nullptr;
     uint64_t bytes = 0;
+    // A tensor list: each tensor in its own GM allocation, and the list descriptor the kernel's
+    // argument points at; `gm` holds the tensors one after the other (the file's layout).
+    std::vector<uint8_t*> parts;
+    std::vector<uint64_t> part_bytes;
+    uint8_t* desc = nullptr;
 };
 
 class Harness {
@@ -68,6 +73,7 @@ class Harness {
             b.name = ref.name;
             b.path = ref.path;
             load(b);
+            if (const auto* l = m_.list_of(b.name)) split(b, *l);
             bufs_.push_back(b);
         }
         run_tiling();
@@ -78,7 +84,7 @@ class Harness {
         if (std::strcmp(name, "workspace") == 0) return workspace_;
         if (std::strcmp(name, "tiling") == 0) return tiling_;
         for (auto& b : bufs_) {
-            if (b.name == name) return b.gm;
+            if (b.name == name) return b.desc ? b.desc : b.gm;
         }
         out_.die("manifest", std::string("no buffer named ") + name);
     }
@@ -90,6 +96,7 @@ class Harness {
     // After the launch: stream every buffer (an input the kernel left as it was: only that fact)
     // and the emulator's report.
     void finish_trial() {
+        for (auto& b : bufs_) gather(b);
         for (auto& b : bufs_) {
             if (is_input(b.name) && same_as_file(b)) {
                 out_.emit(REC_UNCHANGED, b.name, nullptr, 0);
@@ -176,6 +183,56 @@ class Harness {
         ::close(fd);
     }
 
+    // A tensor list as CANN's op build hands it to a kernel (the layout ListTensorDesc reads,
+    // ascend_sim/compat.h): word 0 the byte offset of the data pointers; per tensor a descriptor
+    // (its rank in the low 32 bits of the first word — the count in the high bits of the first
+    // descriptor, the tensor's index in the others — then its dims); then one pointer per tensor.
+    void split(Buffer& b, const akgen_manifest::ListShape& l) {
+        uint64_t total = 0;
+        for (const auto& s : l.shapes) total += numel(s);
+        if (total == 0 ? b.bytes != 0 : b.bytes % total != 0) {
+            out_.die("manifest", "tensor list " + b.name + ": " + std::to_string(b.bytes) + " bytes for " +
+                                     std::to_string(total) + " elements");
+        }
+        const uint64_t item = total ? b.bytes / total : 0;
+        uint64_t at = 0, words = 1;
+        for (const auto& s : l.shapes) {
+            const uint64_t n = numel(s) * item;
+            auto* p = static_cast<uint8_t*>(AscendC::GmAlloc(n ? n : 32));
+            if (n) std::memcpy(p, b.gm + at, n);
+            b.parts.push_back(p);
+            b.part_bytes.push_back(n);
+            at += n;
+            words += 1 + s.size();
+        }
+        const uint64_t ptr_offset = words * sizeof(uint64_t);
+        words += l.shapes.size();
+        b.desc = static_cast<uint8_t*>(AscendC::GmAlloc(words * sizeof(uint64_t)));
+        auto* w = reinterpret_cast<uint64_t*>(b.desc);
+        uint64_t k = 0;
+        w[k++] = ptr_offset;
+        for (size_t i = 0; i < l.shapes.size(); ++i) {
+            w[k++] = static_cast<uint64_t>(l.shapes[i].size()) | (static_cast<uint64_t>(i ? i : l.shapes.size()) << 32);
+            for (int64_t d : l.shapes[i]) w[k++] = static_cast<uint64_t>(d);
+        }
+        for (uint8_t* p : b.parts) w[k++] = reinterpret_cast<uint64_t>(p);
+    }
+
+    // After the launch: a tensor list's tensors back into the flat buffer that is streamed.
+    static void gather(Buffer& b) {
+        uint64_t at = 0;
+        for (size_t i = 0; i < b.parts.size(); ++i) {
+            if (b.part_bytes[i]) std::memcpy(b.gm + at, b.parts[i], b.part_bytes[i]);
+            at += b.part_bytes[i];
+        }
+    }
+
+    static uint64_t numel(const std::vector<int64_t>& s) {
+        uint64_t n = 1;
+        for (int64_t d : s) n *= static_cast<uint64_t>(d < 0 ? 0 : d);
+        return n;
+    }
+
     void run_tiling() {
         block_dim_ = m_.block_dim;
 #ifdef AKGEN_HAS_HOST
@@ -208,6 +265,8 @@ class Harness {
     void free_trial() {
         for (auto& b : bufs_) {
             if (b.gm) AscendC::GmFree(b.gm);
+            for (uint8_t* p : b.parts) AscendC::GmFree(p);
+            if (b.desc) AscendC::GmFree(b.desc);
         }
         bufs_.clear();
         if (workspace_) AscendC::GmFree(workspace_);

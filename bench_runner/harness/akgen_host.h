@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 // On cpu-sim the emulator's CANN host headers (exe_graph/runtime/tiling_context.h: ge::DataType,
@@ -174,6 +175,8 @@ class TilingContext {
     // Filled by the harness.
     std::vector<StorageShape> inputs_, outputs_;
     std::vector<CompileTimeTensorDesc> in_desc_, out_desc_;
+    // Per IR input: (first instance, instance count) — a tensor list has one instance per tensor.
+    std::vector<std::pair<size_t, size_t>> ir_inputs_;
     RuntimeAttrs attrs_;
     PlatformInfo platform_;
     uint32_t block_dim_ = 0;

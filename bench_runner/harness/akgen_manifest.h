@@ -3,7 +3,10 @@
 //
 // Manifest: whitespace-separated words, one directive per line (bench_runner/launcher.py
 // writes it): report PATH | block_dim N | tiling_capacity N | platform AIV AIC UB SOC |
-// input/output NAME DTYPE NDIM D... | attr KIND NAME VALUE | trial I | buf NAME PATH | end.
+// input/output NAME DTYPE NDIM D... | list NAME COUNT (NDIM D...)... | attr KIND NAME VALUE |
+// trial I | buf NAME PATH | end. A `list` line follows the input/output line of a tensor list
+// (a DYNAMIC OpDef input or output): the shape of each of its tensors; its buffer file holds
+// them one after the other.
 // Result stream records: "AKGR" u32 kind, u32 trial, u32 name_len, u64 payload_len, name, payload.
 #pragma once
 
@@ -42,6 +45,12 @@ struct BufferRef {
     std::string name, path;
 };
 
+// A tensor list: the shape of each of its tensors.
+struct ListShape {
+    std::string name;
+    std::vector<std::vector<int64_t>> shapes;
+};
+
 struct Manifest {
     int result_fd = -1;
     std::string report_path;
@@ -49,7 +58,15 @@ struct Manifest {
     size_t tiling_capacity = 16384;
     gert::PlatformInfo platform;
     std::vector<Tensor> inputs, outputs;
+    std::vector<ListShape> lists;
     std::vector<gert::RuntimeAttrs::Attr> attrs;
+
+    const ListShape* list_of(const std::string& name) const {
+        for (const auto& l : lists) {
+            if (l.name == name) return &l;
+        }
+        return nullptr;
+    }
     std::vector<std::vector<BufferRef>> trials;
 };
 
@@ -141,6 +158,22 @@ inline bool parse(const char* path, Manifest& m, std::string& err) {
             const int64_t nd = num(f);
             for (int64_t i = 0; i < nd; ++i) t.shape.push_back(num(f));
             (w == "input" ? m.inputs : m.outputs).push_back(t);
+        } else if (w == "list") {
+            ListShape l;
+            word(f, l.name);
+            const int64_t n = num(f);
+            if (n < 1 || n > 4096) {
+                err = "a tensor list of " + std::to_string(n) + " tensors";
+                std::fclose(f);
+                return false;
+            }
+            for (int64_t i = 0; i < n; ++i) {
+                const int64_t nd = num(f);
+                std::vector<int64_t> dims;
+                for (int64_t d = 0; d < nd && d < 16; ++d) dims.push_back(num(f));
+                l.shapes.push_back(dims);
+            }
+            m.lists.push_back(l);
         } else if (w == "attr") {
             gert::RuntimeAttrs::Attr a;
             std::string kind, value;
@@ -204,15 +237,24 @@ inline ge::DataType dtype_enum(const std::string& d) {
     return ge::DT_UNDEFINED;
 }
 
-// The tiling context a host file sees for this manifest's case.
+// The tiling context a host file sees for this manifest's case. Indexes are CANN's: a tensor
+// list is one IR input with one compute-node (instance) input per tensor (GetInputShape(i) by
+// instance, GetDynamicInputShape(ir, j) through ir_inputs_).
 inline void fill_context(gert::TilingContext& ctx, const Manifest& m) {
     for (const auto& t : m.inputs) {
-        ctx.inputs_.emplace_back(gert::Shape(t.shape));
-        ctx.in_desc_.emplace_back(dtype_enum(t.dtype));
+        const ListShape* l = m.list_of(t.name);
+        ctx.ir_inputs_.emplace_back(ctx.inputs_.size(), l ? l->shapes.size() : 1);
+        for (const auto& shape : l ? l->shapes : std::vector<std::vector<int64_t>>{t.shape}) {
+            ctx.inputs_.emplace_back(gert::Shape(shape));
+            ctx.in_desc_.emplace_back(dtype_enum(t.dtype));
+        }
     }
     for (const auto& t : m.outputs) {
-        ctx.outputs_.emplace_back(gert::Shape(t.shape));
-        ctx.out_desc_.emplace_back(dtype_enum(t.dtype));
+        const ListShape* l = m.list_of(t.name);
+        for (const auto& shape : l ? l->shapes : std::vector<std::vector<int64_t>>{t.shape}) {
+            ctx.outputs_.emplace_back(gert::Shape(shape));
+            ctx.out_desc_.emplace_back(dtype_enum(t.dtype));
+        }
     }
     ctx.attrs_.mutable_attrs() = m.attrs;
     ctx.platform_ = m.platform;

@@ -50,6 +50,9 @@ class Driver {
         std::string err;
         if (argc < 2) out_.die("manifest", "usage: prog MANIFEST");
         if (!akgen_manifest::parse(argv[1], m_, err)) out_.die("manifest", err);
+        if (!m_.lists.empty()) {  // the cpu-sim driver builds list descriptors (akgen_harness.h)
+            out_.die("manifest", "tensor lists (DYNAMIC inputs) are not supported by the NPU driver yet");
+        }
         out_.fd = m_.result_fd;
         check(aclInit(nullptr), "aclInit");
         check(aclrtSetDevice(0), "aclrtSetDevice");

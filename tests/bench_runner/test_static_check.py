@@ -158,6 +158,21 @@ def test_emulator_macros_stay_allowed() -> None:
     assert result.verdict.value == "passed", result.reason
 
 
+def test_a_form_feed_does_not_shift_the_lines_the_exemption_reads() -> None:
+    """g++ counts lines by newlines only; Python's str.splitlines also breaks at a form feed, which
+    CANN sources carry in comments (NPUKernelBench's common_dtype.h). The exemption for an emulator
+    macro then read the line above and refused the macro's own expansion (issue #31)."""
+    from bench_runner import tasks
+    from bench_runner.evaluate import evaluate
+
+    src = tasks.get_task("lstm_cell_fp32").expert_kernel.read_text()
+    # the pasting macro makes the static check read the preprocessed tokens too
+    shifted = "// a page break \x0c here\n#define AKGEN_CAT(a, b) a##b\n" + src
+    assert static_check.may_hide_tokens(shifted, {})
+    result = evaluate("lstm_cell_fp32", shifted, use_cache=False, baseline=False)
+    assert result.verdict.value == "passed", (result.reason, result.diagnostics[:2])
+
+
 @pytest.mark.parametrize(("text", "hides"), [
     ("int x = 1;\n", False),
     ('#include "kernel_operator.h"\n#include <cstdint>\n', False),
