@@ -163,3 +163,68 @@ def test_eval_judges_every_expert_in_parallel_with_case_verdicts_and_the_benchma
     assert summary["levels"] == {1: {"tasks": 3, "compiled": 3, "ran": 3, "passed": 2}}
     assert summary["npukb_score"] == {"levels": {"1": 60.0}, "total": 12.0, "tasks": 1}
     assert suite_eval.default_workers() >= 1
+
+
+LIST_PROJECT = Path(__file__).parent / "fixtures" / "op_projects" / "list_scale"
+
+_LIST_MODULE = """\
+from typing import List
+
+import torch
+import torch_npu
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, xs: List[torch.Tensor]) -> List[torch.Tensor]:
+        return [x * 2 for x in xs]
+"""
+
+_LIST_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    return ([torch.randn(s, dtype=torch.float32) for s in eval(param["shapes"])],)
+
+
+def get_init_inputs(param, device=None):
+    return []
+"""
+
+_LIST_CASES = """\
+case_id;shapes
+0;[[8]]
+1;[[16, 8], [40], [2, 4, 8]]
+2;[[4096], [8], [3000, 8]]
+"""
+
+
+def test_a_tensor_list_task_imports_and_its_expert_passes(tmp_path: Path) -> None:
+    """Issue #31: a DYNAMIC input and output (NPUKernelBench's Foreach family) import as tensor
+    lists, the driver passes the kernel list descriptors that ListTensorDesc reads, the host sees
+    each tensor through GetDynamicInputShape, and a kernel that skips the last tensor fails."""
+    task_dir = tmp_path / "npukb" / "tasks" / "level2" / "Foreach" / "ListScale"
+    shutil.copytree(LIST_PROJECT, task_dir / "answer" / "0")
+    (task_dir / "validation").mkdir(parents=True)
+    (task_dir / "validation" / "module.py").write_text(_LIST_MODULE, encoding="utf-8")
+    (task_dir / "validation" / "prepare_inputs.py").write_text(_LIST_PREPARE, encoding="utf-8")
+    (task_dir / "validation" / "test_cases.csv").write_text(_LIST_CASES, encoding="utf-8")
+    out = tmp_path / "suite"
+    (rec,) = npukb_import.import_suite(tmp_path / "npukb", out).tasks
+    assert rec.skipped is None and rec.slugs == ["list_scale_fp32"] and not rec.dropped_cases, rec
+    spec = tomllib.loads((out / "list_scale_fp32" / "task.toml").read_text())
+    assert [(t["name"], t.get("list")) for t in spec["inputs"] + spec["outputs"]] == [("x", True), ("y", True)]
+    assert spec["cases"][1]["lists"] == {"x": [[16, 8], [40], [2, 4, 8]], "y": [[16, 8], [40], [2, 4, 8]]}
+    assert spec["cases"][1]["dims"] == {"x_d0": 232, "y_d0": 232}
+    if not cpu_sim.CpuSim().availability().ok:
+        pytest.skip("cpu-sim is not available here")
+    task = tasks.get_task("list_scale_fp32", out)
+    kernel, host = task.expert_kernel.read_text(), task.expert_host.read_text()
+    r = evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics[:3])
+    lazy = kernel.replace("i < t.count;", "i + 1 < t.count;")
+    assert lazy != kernel
+    r = evaluate(task, lazy, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer", r.reason
+    assert r.cases and not r.cases[0].passed  # the evaluator stops at the first failing case

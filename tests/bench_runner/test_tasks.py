@@ -197,3 +197,37 @@ def test_a_case_limit_outside_the_run_limits_is_refused(suite: Path, limits: str
     with pytest.raises(TaskFormatError) as info:
         tasks.load_task(write_task(suite, toml=toml))
     assert info.value.field == field and expected in str(info.value)
+
+
+def _list_toml(small: str, big: str) -> str:
+    """VALID_TOML with x a tensor list and each case's list shapes."""
+    toml = VALID_TOML.replace('name = "x"\ndtype = "float32"\nshape = ["N"]',
+                              'name = "x"\ndtype = "float32"\nshape = ["N"]\nlist = true', 1)
+    toml = toml.replace('dims = { N = 100 }', f"dims = {{ N = 100 }}\nlists = {{ x = {small} }}", 1)
+    return toml.replace('dims = { N = 1000 }', f"dims = {{ N = 1000 }}\nlists = {{ x = {big} }}", 1)
+
+
+def test_a_tensor_list_gives_each_case_its_tensors_shapes(suite: Path) -> None:
+    """Issue #31: a list = true tensor holds its tensors flat; each case says their shapes."""
+    task = tasks.load_task(write_task(suite, toml=_list_toml("[[100]]", "[[10, 50], [500]]")))
+    assert [t.list for t in task.inputs] == [True, False]
+    assert task.cases[1].lists == {"x": ((10, 50), (500,))} and task.cases[1].shape_of(task.inputs[0]) == (1000,)
+    assert task.summary()["cases"][1]["lists"] == {"x": [[10, 50], [500]]}
+
+
+@pytest.mark.parametrize(("small", "big", "field", "expected"), [
+    ("[[100]]", "[[10, 50], [499]]", "cases[1].lists.x", "1000 elements in all"),
+    ("[[100]]", "[]", "cases[1].lists.x", "a non-empty list of shapes"),
+    ("[[100]]", "[[-1]]", "cases[1].lists.x", "a non-empty list of shapes"),
+])
+def test_a_tensor_lists_shapes_must_add_up(suite: Path, small: str, big: str, field: str, expected: str) -> None:
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, toml=_list_toml(small, big)))
+    assert info.value.field == field and expected in str(info.value)
+
+
+def test_every_case_names_the_shapes_of_every_list(suite: Path) -> None:
+    toml = _list_toml("[[100]]", "[[1000]]").replace("lists = { x = [[1000]] }\n", "", 1)
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, toml=toml))
+    assert info.value.field == "cases[1].lists"
