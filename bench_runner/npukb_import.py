@@ -22,8 +22,8 @@ How a task maps (per NPUKernelBench task folder ``tasks/level<N>/<Category>/<Nam
 * the golden is ``Model().forward(...)`` in torch on the CPU, cast to the OpDef's output dtype;
   floats are compared at NPUKernelBench's 1e-3 absolute / relative tolerance.
 
-What does not map is skipped with a reason (printed and in the report): init parameters, more
-values than the OpDef has inputs and attributes, dtypes akgen tasks do not have (complex, double,
+What does not map is skipped with a reason (printed and in the report): more values (get_inputs,
+then Model's init parameters) than the OpDef has inputs and attributes, dtypes akgen tasks do not have (complex, double,
 uint16/32/64), list-valued attributes, tasks whose reference cannot run on the CPU.
 """
 
@@ -144,8 +144,50 @@ def _framework_stub() -> None:
     sys.modules.setdefault("framework.utils", utils)
 
 
+#: torch's random draws that CPU torch refuses for integer dtypes ("normal_kernel_cpu" /
+#: "check_uniform_bounds" not implemented for 'Int') and the NPU's torch draws.
+_RNG_FUNCTIONS = ("randn", "rand", "normal", "randn_like", "rand_like")
+_RNG_METHODS = ("normal_", "uniform_")
+
+
+def _install_integer_draws() -> None:
+    """Let NPUKernelBench's input generators draw integer tensors on CPU torch as on the NPU: the
+    same draw in float32, cast to the integer dtype (truncation toward zero, as a float-to-int
+    cast). Only calls CPU torch refuses change; installed once, before benchmark code loads."""
+    import torch
+
+    if getattr(torch, "_akgen_integer_draws", False):
+        return
+
+    def integral(dtype: Any) -> bool:
+        return isinstance(dtype, torch.dtype) and not dtype.is_floating_point and not dtype.is_complex
+
+    def function(original: Callable[..., Any]) -> Callable[..., Any]:
+        def draw(*args: Any, **kwargs: Any) -> Any:
+            dtype = kwargs.get("dtype")
+            if not integral(dtype):
+                return original(*args, **kwargs)
+            return original(*args, **{**kwargs, "dtype": torch.float32}).to(dtype)
+        return draw
+
+    def method(original: Callable[..., Any]) -> Callable[..., Any]:
+        def draw(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if not integral(self.dtype):
+                return original(self, *args, **kwargs)
+            with torch.no_grad():
+                return self.copy_(original(torch.empty(self.shape, dtype=torch.float32), *args, **kwargs))
+        return draw
+
+    for name in _RNG_FUNCTIONS:
+        setattr(torch, name, function(getattr(torch, name)))
+    for name in _RNG_METHODS:
+        setattr(torch.Tensor, name, method(getattr(torch.Tensor, name)))
+    torch._akgen_integer_draws = True  # type: ignore[attr-defined]
+
+
 def _load(path: Path, name: str) -> types.ModuleType:
     _framework_stub()
+    _install_integer_draws()
     text = _NPU_LINE.sub("", path.read_text(encoding="utf-8"))
     mod = types.ModuleType(name)
     mod.__file__ = str(path)
@@ -188,6 +230,8 @@ class _Case:
     attrs: dict[str, Any]
     #: Per tensor list (a DYNAMIC OpDef input or output): each tensor's shape; its flat shape is in shapes.
     lists: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    #: How many of the values (inputs, then attributes) go to forward(); the rest to Model(*init).
+    n_forward: int = 0
 
 
 def import_task(folder: Path, out: Path) -> TaskImport:
@@ -277,14 +321,14 @@ def _import(folder: Path, out: Path, rec: TaskImport) -> list[str]:
 
 def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, outs: list, attrs: list,
           torch: Any) -> _Case:
-    init = prepare.get_init_inputs(row) if hasattr(prepare, "get_init_inputs") else []
-    if init:
-        raise ImportSkip("init parameters (Model(*init) is not an op attribute akgen can map)")
     torch.manual_seed(0)
-    values = prepare.get_inputs(row)
-    values = list(values) if isinstance(values, (list, tuple)) else [values]
+    forward, init = draw(prepare, row)
+    # Model(*init)(*forward): the values fill the OpDef's inputs, then its attributes, in order —
+    # a norm's gamma and epsilon, a loss's reduction come as Model's init parameters.
+    values = forward + init
     if len(values) != len(ins) + len(attrs):
-        raise ImportSkip(f"{len(values)} values from get_inputs for {len(ins)} OpDef inputs + {len(attrs)} attributes")
+        raise ImportSkip(f"{len(forward)} values from get_inputs and {len(init)} from get_init_inputs for "
+                         f"{len(ins)} OpDef inputs + {len(attrs)} attributes")
     tensors, attr_values = values[:len(ins)], values[len(ins):]
     lists: dict[str, tuple[tuple[int, ...], ...]] = {}
     for t, v in zip(ins, tensors, strict=True):
@@ -308,7 +352,7 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
         if isinstance(v, (list, tuple, torch.Tensor)):
             raise ImportSkip(f"attribute {aname}: a list value")
         attr_map[aname] = float(v) if kind == "Float" else (bool(v) if kind == "Bool" else (str(v) if kind == "String" else int(v)))
-    result = module.Model()(*values)
+    result = module.Model(*init)(*forward)
     results = split_results(result, [t.dynamic for t in outs])
     if len(results) != len(outs):
         raise ImportSkip(f"Model returns {len(results)} tensors for {len(outs)} OpDef outputs")
@@ -322,7 +366,16 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
         shapes[t.name] = tuple(r.shape) if r.dim() > 0 else (1,)
     if sum(math.prod(s) for s in shapes.values()) > MAX_CASE_ELEMENTS:
         raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all")
-    return _Case(name, row, combo, shapes, attr_map, lists)
+    return _Case(name, row, combo, shapes, attr_map, lists, len(forward))
+
+
+def draw(prepare: Any, row: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """A case's forward values (get_inputs) and Model's init parameters (get_init_inputs), drawn
+    in that order from the torch seed set before (the generated references draw the same way)."""
+    values = prepare.get_inputs(row)
+    forward = list(values) if isinstance(values, (list, tuple)) else [values]
+    init = prepare.get_init_inputs(row) if hasattr(prepare, "get_init_inputs") else []
+    return forward, list(init) if isinstance(init, (list, tuple)) else [init]
 
 
 def _list_shapes(name: str, value: Any, torch: Any) -> tuple[tuple[int, ...], ...]:
@@ -427,7 +480,8 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     shutil.copyfile(folder / "validation" / "prepare_inputs.py", dest / "npukb" / "prepare_inputs.py")
     (dest / "npukb" / "cases.json").write_text(json.dumps(table, indent=1, sort_keys=True), encoding="utf-8")
     spec = {"inputs": [[t.name, _dtype_of(t, combo)] for t in ins], "outputs": [[t.name, _dtype_of(t, combo)] for t in outs],
-            "attrs": [a for a, _ in attrs], "lists": [t.name for t in ins + outs if t.dynamic]}
+            "attrs": [a for a, _ in attrs], "lists": [t.name for t in ins + outs if t.dynamic],
+            "n_forward": cases[0].n_forward}
     (dest / "npukb" / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     (dest / "reference.py").write_text(_REFERENCE, encoding="utf-8")
     desc = folder / "api_desc.md"
@@ -465,7 +519,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from bench_runner.npukb_import import load_validation, split_results, torch_dtype
+from bench_runner.npukb_import import draw, load_validation, split_results, torch_dtype
 
 _HERE = Path(__file__).resolve().parent
 _PREPARE, _MODULE = load_validation(_HERE / "npukb")
@@ -478,8 +532,8 @@ _LISTS = set(_SPEC.get("lists", []))
 
 def make_inputs(case, rng):
     torch.manual_seed(int(rng.integers(0, 2**31 - 1)))
-    values = _PREPARE.get_inputs(_CASES[case.name])
-    values = list(values) if isinstance(values, (list, tuple)) else [values]
+    forward, init = draw(_PREPARE, _CASES[case.name])
+    values = forward + init
     out = {}
     for (name, _dtype), v in zip(_SPEC["inputs"], values):
         if name in _LISTS:  # a tensor list: its tensors one after the other, flat
@@ -506,7 +560,8 @@ def _tensor(name, dtype, flat, case):
 def golden(inputs, attrs, case):
     args = [_tensor(name, dtype, inputs[name], case) for name, dtype in _SPEC["inputs"]]
     args += [attrs[a] for a in _SPEC["attrs"]]
-    result = _MODULE.Model()(*args)
+    n = _SPEC.get("n_forward", len(args))
+    result = _MODULE.Model(*args[n:])(*args[:n])
     results = split_results(result, [name in _LISTS for name, _ in _SPEC["outputs"]])
     out = {}
     for (name, dtype), r in zip(_SPEC["outputs"], results):

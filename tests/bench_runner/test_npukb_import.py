@@ -118,7 +118,33 @@ def test_tasks_that_do_not_map_are_skipped_with_a_reason(tmp_path: Path) -> None
     prep = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation" / "prepare_inputs.py"
     prep.write_text(_PREPARE.replace("return []", "return [3]"), encoding="utf-8")
     (rec,) = npukb_import.import_suite(root, tmp_path / "out").tasks
-    assert rec.slugs == [] and "init parameters" in (rec.skipped or "")
+    assert rec.slugs == [] and "1 from get_init_inputs for 2 OpDef inputs + 1 attributes" in (rec.skipped or "")
+
+
+def test_model_init_parameters_fill_the_opdefs_attributes(tmp_path: Path) -> None:
+    """Issue #31: Model(*init) parameters (a norm's epsilon, a loss's reduction) map onto the
+    OpDef's inputs and attributes after get_inputs' values; the reference builds Model with them."""
+    root = _fake_npukb(tmp_path / "npukb")
+    val = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation"
+    (val / "module.py").write_text(_MODULE.replace(
+        "class Model(nn.Module):\n    def forward(self, x, y, alpha):\n        return x * alpha + y",
+        "class Model(nn.Module):\n    def __init__(self, alpha):\n        super().__init__()\n"
+        "        self.alpha = alpha\n\n    def forward(self, x, y):\n        return x * self.alpha + y"),
+        encoding="utf-8")
+    (val / "prepare_inputs.py").write_text(_PREPARE.replace(
+        ', float(param["alpha"])', "").replace("return []", 'return [float(param["alpha"])]'), encoding="utf-8")
+    assert "__init__" in (val / "module.py").read_text() and "return [float" in (val / "prepare_inputs.py").read_text()
+    out = tmp_path / "out"
+    (rec,) = npukb_import.import_suite(root, out).tasks
+    assert rec.skipped is None and "scale_add_fp16" in rec.slugs, rec
+    spec = tomllib.loads((out / "scale_add_fp16" / "task.toml").read_text())
+    assert spec["cases"][1]["attributes"] == {"alpha": -2.0}
+    if not cpu_sim.CpuSim().availability().ok:
+        pytest.skip("cpu-sim is not available here")
+    task = tasks.get_task("scale_add_fp16", out)
+    r = evaluate(task, task.expert_kernel.read_text(), task.expert_host.read_text(), path="host_device",
+                 use_cache=False, baseline=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics[:2])
 
 
 @pytest.mark.skipif(not os.environ.get("AKGEN_NPUKB_DIR"),
@@ -228,3 +254,19 @@ def test_a_tensor_list_task_imports_and_its_expert_passes(tmp_path: Path) -> Non
     r = evaluate(task, lazy, host, path="host_device", use_cache=False, baseline=False)
     assert r.verdict == "wrong_answer", r.reason
     assert r.cases and not r.cases[0].passed  # the evaluator stops at the first failing case
+
+
+def test_integer_draws_that_cpu_torch_refuses_run_as_a_float_draw_cast() -> None:
+    """Issue #31: NPUKernelBench's generators call torch.randn / uniform_ with int dtypes, which
+    CPU torch refuses; the import draws the same numbers in float32 and casts them."""
+    npukb_import._install_integer_draws()
+    torch.manual_seed(7)
+    got = torch.randn(64, dtype=torch.int32)
+    torch.manual_seed(7)
+    want = torch.randn(64, dtype=torch.float32).to(torch.int32)
+    assert got.dtype == torch.int32 and torch.equal(got, want)
+    torch.manual_seed(7)
+    filled = torch.empty(64, dtype=torch.int8).uniform_(-20, 20)
+    torch.manual_seed(7)
+    assert torch.equal(filled, torch.empty(64).uniform_(-20, 20).to(torch.int8))
+    assert torch.randn(3).dtype == torch.float32  # float draws are untouched
