@@ -107,7 +107,8 @@ def test_every_category_has_a_title_and_codes_are_stable() -> None:
     assert set(taxonomy.FINDING_CATEGORIES) == {"UB_OVERFLOW", "BUF_OVERFLOW", "QUE_DEPTH", "QUE_ORDER", "USE_AFTER_FREE",
                                                 "DEADLOCK", "GM_OOB", "LOCAL_OOB", "COPY_ALIGN", "ADDR_ALIGN",
                                                 "UNINIT_READ", "BAD_PARAM", "CRASH", "SIM_TIMEOUT", "UNSUPPORTED",
-                                                "SYNC_MISMATCH", "UNMODELLED_WRITE", "STRAY_ACCESS", "GM_PAD_WRITE"}
+                                                "SYNC_MISMATCH", "UNMODELLED_WRITE", "STRAY_ACCESS", "GM_PAD_WRITE",
+                                                "CPU_DEBUG_ASSERT"}
 
 
 def test_a_generator_format_failure_is_its_own_category() -> None:

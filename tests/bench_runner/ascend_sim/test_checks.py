@@ -648,3 +648,22 @@ def test_clean_kernel_has_no_findings(sim):
     assert run.stderr == "" and run.report["findings"] == []
     for half_ in (run.outputs[1][:512], run.outputs[1][512:]):
         assert (half_[:50] == 3).all() and (half_[50:] == 2).all()
+
+
+def test_select_runs_the_dtypes_the_npu_runs_with_a_cpu_debug_warning(sim):
+    """Issue #31: CANN checks Select's dtypes with ASCENDC_ASSERT, evaluated by its CPU-debug build
+    only; on the NPU vsel selects 32-bit lanes by the mask's bits whatever the C++ types (an int8_t
+    mask, int32 data: NPUKernelBench's Less answer). It runs, selects by the bits, and warns."""
+    body = """
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 4096);
+    LocalTensor<int32_t> a = t.GetWithOffset<int32_t>(64, 0);
+    LocalTensor<int32_t> d = t.GetWithOffset<int32_t>(64, 256);
+    LocalTensor<int8_t> m = t.GetWithOffset<int8_t>(32, 512);
+    Duplicate(a, 7, 64);
+    Duplicate(m.ReinterpretCast<int16_t>(), (int16_t)0x0F0F, 16);
+    Select(d, m, a, 0, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);  /*HERE*/
+    for (int i = 0; i < 16; ++i) gz.SetValue(i, (half)(float)d.GetValue(i));
+"""
+    run = check(sim, body, "CPU_DEBUG_ASSERT", severity="WARNING", api="Select", text="runs on the NPU")
+    assert list(run.outputs[1][:16]) == [7, 7, 7, 7, 0, 0, 0, 0] * 2, run.outputs[1][:16]

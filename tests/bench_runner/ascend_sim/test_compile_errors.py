@@ -42,7 +42,7 @@ CASES = {
         "Failed to check dtype in Compare",
     ),
     "dtype_select": (
-        "Select(i32, u8, i32, i32, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);",
+        "Select(u8, u8, u8, u8, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);",  # vsel has no 8-bit lanes
         "Failed to check dtype in Select",
     ),
     "scalar_type_mismatch": ("Adds(h, h, 2.0f, 64);", "no matching function for call to 'Adds("),

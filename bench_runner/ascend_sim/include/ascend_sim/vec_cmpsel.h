@@ -231,9 +231,28 @@ ASCEND_SIM_CMPS(Compares)
 // ---- Select ----
 namespace sim {
 
+// CANN's Select checks its dtypes with ASCENDC_ASSERT, which only the CPU-debug build evaluates
+// (kernel_operator_vec_cmpsel_impl.h): half / float data, an unsigned mask. On the NPU the vsel
+// instruction selects 16- or 32-bit lanes by the mask's bits whatever the C++ types say, and
+// NPUKernelBench's answers pass an int8_t mask or select int32 lanes. So only what the hardware
+// cannot do is a compile error here; the rest runs, with a CPU_DEBUG_ASSERT warning.
 template <typename T, typename U>
 constexpr bool select_types_ok() {
     return OneOf<T, half, float>::value && OneOf<U, uint8_t, uint16_t, uint32_t, uint64_t>::value;
+}
+template <typename T, typename U>
+constexpr bool select_types_run() {
+    return (sizeof(T) == 2 || sizeof(T) == 4) && std::is_integral<U>::value;
+}
+template <typename T, typename U>
+inline void select_types_note(const SrcLoc& loc) {
+    if constexpr (!select_types_ok<T, U>()) {
+        warn("CPU_DEBUG_ASSERT", "Select", loc,
+             "Select with %s data and a %s mask runs on the NPU (vsel selects %zu-bit lanes by the mask's bits), "
+             "but CANN's CPU-debug build asserts \"Failed to check dtype in Select\": it supports half / float "
+             "data and a uint8_t / uint16_t / uint32_t / uint64_t mask",
+             TypeName<T>::value, TypeName<U>::value, sizeof(T) * 8);
+    }
 }
 
 inline bool mask_bit(const uint8_t* bits, uint64_t i) { return ((bits[i / 8] >> (i % 8)) & 1u) != 0; }
@@ -246,6 +265,7 @@ inline void select_l2(const LocalTensor<T>& dst, const LocalTensor<U>& sel, cons
     const char* api = "Select";
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
+    select_types_note<T, U>(loc);
     const uint64_t n = count;
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
     LocalView d = view(dst, api, "dst", loc);
@@ -284,6 +304,7 @@ inline void select_l0(const LocalTensor<T>& dst, const LocalTensor<U>* sel, cons
     const char* api = "Select";
     const ::AscendC::sim::ApiScope api_scope_;
     CoreCtx& c = enter(api, loc);
+    select_types_note<T, U>(loc);
     const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
     L0Plan p = plan_l0(c, is_set_mask, bit_mode, mask_count, bits, repeat, epr, api, loc);
     L0Operand ops[3];
@@ -322,9 +343,9 @@ inline void select_l0(const LocalTensor<T>& dst, const LocalTensor<U>* sel, cons
 }  // namespace sim
 
 #define ASCEND_SIM_SEL_CHECK()                                                                            \
-    static_assert(sim::select_types_ok<T, U>(), "Failed to check dtype in Select, current api support dtype " \
-                                                "combination is src and dst: half / float, selMask: uint8_t / " \
-                                                "uint16_t / uint32_t / uint64_t")
+    static_assert(sim::select_types_run<T, U>(), "Failed to check dtype in Select: vsel selects 16- or 32-bit " \
+                                                 "lanes (half / float) by the bits of an integer mask (uint8_t / " \
+                                                 "uint16_t / uint32_t / uint64_t)")
 
 template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
