@@ -232,6 +232,8 @@ class _Case:
     lists: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
     #: How many of the values (inputs, then attributes) go to forward(); the rest to Model(*init).
     n_forward: int = 0
+    #: The dtypes of tensors whose OpDef types are computed in code (the case's own), by name.
+    wild: tuple[tuple[str, str], ...] = ()
 
 
 def import_task(folder: Path, out: Path) -> TaskImport:
@@ -301,11 +303,11 @@ def _import(folder: Path, out: Path, rec: TaskImport) -> list[str]:
 
     groups: dict[tuple[Any, ...], list[_Case]] = defaultdict(list)
     for c in cases:
-        groups[(c.combo, tuple(len(c.shapes[t.name]) for t in ins + outs))].append(c)
+        groups[(c.combo, tuple(len(c.shapes[t.name]) for t in ins + outs), c.wild)].append(c)
     by_combo: dict[int, int] = defaultdict(int)
     slugs = []
-    for (combo, ranks), group in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        dtype = GE_TO_AKGEN[ins[0].ge_types[combo]]
+    for (combo, ranks, wild), group in sorted(groups.items(), key=lambda kv: kv[0]):
+        dtype = _dtype_of(ins[0], combo, wild)
         by_combo[combo] += 1
         slug = f"{snake(folder.name)}_{_SHORT[dtype]}"
         same = [k for k in groups if k[0] == combo]
@@ -366,7 +368,14 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
         shapes[t.name] = tuple(r.shape) if r.dim() > 0 else (1,)
     if sum(math.prod(s) for s in shapes.values()) > MAX_CASE_ELEMENTS:
         raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all")
-    return _Case(name, row, combo, shapes, attr_map, lists, len(forward))
+    wild = {t.name: k or "float32" for t, k in zip(ins, kinds, strict=True) if not t.ge_types}
+    for t, r in zip(outs, results, strict=True):
+        if not t.ge_types:
+            first = r[0] if isinstance(r, list) else r
+            wild[t.name] = akgen_dtype(first.dtype) or ""
+            if not wild[t.name]:
+                raise ImportSkip(f"output {t.name}: {first.dtype} is not an akgen dtype")
+    return _Case(name, row, combo, shapes, attr_map, lists, len(forward), tuple(sorted(wild.items())))
 
 
 def draw(prepare: Any, row: dict[str, Any]) -> tuple[list[Any], list[Any]]:
@@ -397,11 +406,13 @@ def split_results(result: Any, dynamic: Sequence[bool]) -> list[Any]:
 
 def _combination(ins: list, kinds: list[str | None]) -> int:
     """The OpDef combination whose input dtypes are those the case's tensors have."""
-    width = max(len(t.ge_types) for t in ins)
+    width = max(1, *(len(t.ge_types) for t in ins))
     for i in range(width):
         ok = True
         for t, d in zip(ins, kinds, strict=True):
-            ge = t.ge_types[i] if i < len(t.ge_types) else (t.ge_types[0] if t.ge_types else None)
+            if not t.ge_types:
+                continue  # types the OpDef computes in code: the case's own (wild_dtypes)
+            ge = t.ge_types[i] if i < len(t.ge_types) else t.ge_types[0]
             want = GE_TO_AKGEN.get(ge or "")
             if want is None:
                 ok = False
@@ -414,7 +425,11 @@ def _combination(ins: list, kinds: list[str | None]) -> int:
     raise ImportSkip(f"dtypes {kinds} are no OpDef combination akgen can run")
 
 
-def _dtype_of(t: tuple[str, str, list[str]], combo: int) -> str:
+def _dtype_of(t: Any, combo: int, wild: tuple[tuple[str, str], ...] = ()) -> str:
+    if not t.ge_types and t.name in dict(wild):
+        return dict(wild)[t.name]
+    if not t.ge_types:
+        raise ImportSkip(f"tensor {t.name}: no dtype in its OpDef and none from the cases")
     ge = t.ge_types[combo] if combo < len(t.ge_types) else t.ge_types[0]
     if ge not in GE_TO_AKGEN:
         raise ImportSkip(f"tensor {t.name}: {ge} is not an akgen dtype")
@@ -423,6 +438,7 @@ def _dtype_of(t: tuple[str, str, list[str]], combo: int) -> str:
 
 def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins: list, outs: list, attrs: list,
                 combo: int, cases: list[_Case], kernel_text: str, kernel_headers: list[Path], bundle: str) -> None:
+    wild = cases[0].wild
     if dest.exists():
         shutil.rmtree(dest)
     (dest / "template").mkdir(parents=True)
@@ -433,7 +449,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         "`akgen suite import-npukb` (bench_runner/npukb_import.py).",
         "format = 1",
         f"slug = {json.dumps(slug)}",
-        f"title = {json.dumps(f'{folder.name} (NPUKernelBench L{level}), {_dtype_of(ins[0], combo)}')}",
+        f"title = {json.dumps(f'{folder.name} (NPUKernelBench L{level}), {_dtype_of(ins[0], combo, wild)}')}",
         f"level = {max(1, min(3, level))}",
         f"category = {json.dumps(snake(folder.parent.name))}",
         'shape_mode = "dynamic"',
@@ -449,13 +465,13 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         for t in group:
             rank = len(cases[0].shapes[t.name])
             dims_of[t.name] = [f"{t.name}_d{i}" for i in range(rank)]
-            lines += [f"[[{kind}]]", f"name = {json.dumps(t.name)}", f"dtype = {json.dumps(_dtype_of(t, combo))}",
+            lines += [f"[[{kind}]]", f"name = {json.dumps(t.name)}", f"dtype = {json.dumps(_dtype_of(t, combo, wild))}",
                       f"shape = {json.dumps(dims_of[t.name])}", *(["list = true"] if t.dynamic else []), ""]
     if attrs:
         lines.append("[attributes]")
         lines += [f"{a} = {_toml(cases[0].attrs[a])}" for a, _ in attrs]
         lines.append("")
-    floats = sorted({_dtype_of(t, combo) for t in outs} & {"float16", "bfloat16", "float32"})
+    floats = sorted({_dtype_of(t, combo, wild) for t in outs} & {"float16", "bfloat16", "float32"})
     if floats:
         lines.append("[tolerance]")
         lines += [f"{d} = {{ rtol = {TOLERANCE}, atol = {TOLERANCE} }}" for d in floats]
@@ -479,7 +495,8 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     shutil.copyfile(folder / "validation" / "module.py", dest / "npukb" / "module.py")
     shutil.copyfile(folder / "validation" / "prepare_inputs.py", dest / "npukb" / "prepare_inputs.py")
     (dest / "npukb" / "cases.json").write_text(json.dumps(table, indent=1, sort_keys=True), encoding="utf-8")
-    spec = {"inputs": [[t.name, _dtype_of(t, combo)] for t in ins], "outputs": [[t.name, _dtype_of(t, combo)] for t in outs],
+    spec = {"inputs": [[t.name, _dtype_of(t, combo, wild)] for t in ins],
+            "outputs": [[t.name, _dtype_of(t, combo, wild)] for t in outs],
             "attrs": [a for a, _ in attrs], "lists": [t.name for t in ins + outs if t.dynamic],
             "n_forward": cases[0].n_forward}
     (dest / "npukb" / "spec.json").write_text(json.dumps(spec), encoding="utf-8")

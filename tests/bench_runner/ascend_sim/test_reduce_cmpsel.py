@@ -286,3 +286,40 @@ def test_gather_level0(sim, cs):
     for r in range(2):
         want[r * epr : r * epr + 10] = x[idx[r * epr : r * epr + 10]]
     np.testing.assert_array_equal(run.outputs[3], want)
+
+
+SUM_KERNEL = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer((__gm__ float*)x, 48);
+    gz.SetGlobalBuffer((__gm__ float*)z, 8);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<float> src = t.GetWithOffset<float>(48, 0);
+    LocalTensor<float> dst = t.GetWithOffset<float>(8, 512);
+    DataCopy(src, gx, 48);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    Duplicate(dst, 0.0f, 8);
+    SumParams p{3, 16, 13};
+    Sum(dst, src, p);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(gz, dst, 8);
+}
+"""
+
+
+def test_sum_adds_the_first_n_of_each_padded_row(sim):
+    """Issue #31: the advanced Sum API (NPUKernelBench's FeedsRepeat): outter rows of inner
+    elements (32-byte padded), each summing its first n into dst[row]."""
+    exe = sim.build(SUM_KERNEL, args=2)
+    x = np.random.default_rng(5).uniform(-2, 2, 48).astype(np.float32)
+    run = sim.run(exe, 1, [x, np.zeros(8, np.float32)])
+    assert run.returncode == 0, run.stderr
+    want = x.reshape(3, 16)[:, :13].astype(np.float64).sum(axis=1)
+    np.testing.assert_allclose(run.outputs[1][:3], want, rtol=1e-6, atol=1e-6)
+    assert [e for e in run.report["timeline"] if e["op"] == "Sum"][0]["pipe"] == "V"

@@ -446,6 +446,73 @@ __aicore__ inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>
     sim::reduce_all(sim::RedKind::MIN, "ReduceMin", dst, src, sharedTmpBuffer, count, calIndex, loc);
 }
 
+// ---- Sum (advanced API): each of `outter` rows of `inner` elements (32-byte aligned) sums its
+// first `n` into dst[row] (hiascend "Sum": outter, inner, n; half / float). Charged as the
+// ReduceSum passes each row takes.
+struct SumParams {
+    uint32_t outter = 1;
+    uint32_t inner = 0;
+    uint32_t n = 0;
+};
+
+namespace sim {
+template <typename T>
+inline void sum_rows(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>* tmp,
+                     const SumParams& p, const SrcLoc& loc) {
+    const char* api = "Sum";
+    const ::AscendC::sim::ApiScope api_scope_;
+    CoreCtx& c = enter(api, loc);
+    if (p.n == 0 || p.n > p.inner || (p.inner * sizeof(T)) % ONE_BLK_SIZE != 0) {
+        fail("BAD_PARAM", api, loc,
+             "SumParams{outter %u, inner %u, n %u}: inner must hold the n elements of a row, padded to a whole "
+             "number of 32-byte blocks (inner = (n * sizeof(T) + 31) / 32 * 32 / sizeof(T))",
+             p.outter, p.inner, p.n);
+    }
+    LocalView s = view(src, api, "srcTensor", loc);
+    LocalView d = view(dst, api, "dstTensor", loc, sizeof(T));
+    if (tmp) (void)view(*tmp, api, "sharedTmpBuffer", loc);
+    const uint64_t rows = p.outter;
+    need(s, (rows - 1) * p.inner * sizeof(T) + p.n * sizeof(T), api, "srcTensor", loc);
+    need(d, rows * sizeof(T), api, "dstTensor", loc);
+    const int epr = ONE_REPEAT_BYTE_SIZE / sizeof(T);
+    const T* sp = reinterpret_cast<const T*>(s.data);
+    uint64_t cycles = 0;
+    float buf[256];
+    for (uint64_t r = 0; r < rows; ++r) {
+        check_init(s, r * p.inner * sizeof(T), p.n * sizeof(T), api, "srcTensor", loc);
+        std::vector<float> cur(p.n);
+        for (uint32_t i = 0; i < p.n; ++i) cur[i] = to_f<T>(sp[r * p.inner + i]);
+        do {
+            const uint64_t reps = (cur.size() + epr - 1) / epr;
+            std::vector<float> next(reps);
+            for (uint64_t k = 0; k < reps; ++k) {
+                const uint64_t lo = k * epr;
+                const int m = static_cast<int>(std::min<uint64_t>(epr, cur.size() - lo));
+                for (int i = 0; i < m; ++i) buf[i] = cur[lo + i];
+                next[k] = tree_sum<T>(buf, m);
+            }
+            cycles += vec_cycles(c, VecClass::WREDUCE_SUM, sizeof(T), reps) + 2;
+            cur.swap(next);
+        } while (cur.size() > 1);
+        store_elem<T>(d, r, from_f<T>(cur[0]), api, loc);
+    }
+    charge(c, Pipe::V, cycles, api, loc, {{s.blk, false}, {d.blk, true}}, c.soc->level2_extra);
+}
+}  // namespace sim
+
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+__aicore__ inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& sumParams, ASCEND_SIM_LOC) {
+    static_assert(sim::OneOf<T, half, float>::value, "Failed to check dtype in Sum, current api support dtype is half / float");
+    sim::sum_rows(dstTensor, srcTensor, &sharedTmpBuffer, sumParams, loc);
+}
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+__aicore__ inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SumParams& sumParams,
+                           ASCEND_SIM_LOC) {
+    static_assert(sim::OneOf<T, half, float>::value, "Failed to check dtype in Sum, current api support dtype is half / float");
+    sim::sum_rows(dstTensor, srcTensor, static_cast<const LocalTensor<uint8_t>*>(nullptr), sumParams, loc);
+}
+
 // Level 0 (mask, repeatTime, srcRepStride).
 template <typename T>
 __aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
