@@ -69,7 +69,12 @@ def akgen_dtype(torch_type: Any) -> str | None:
     return name if name in dtypes.NAMES else None
 
 
-MAX_CASE_ELEMENTS = 1 << 22  # cases larger than this are left out (cpu-sim emulates every element)
+#: Cases larger than this (elements of all tensors) are left out: cpu-sim emulates every element,
+#: and NPUKernelBench's largest Foreach cases hold 2^28 (a 16M-element case evaluates in ~6 s).
+MAX_CASE_ELEMENTS = 1 << 24
+#: Cases above this many elements get longer run limits than the sandbox's defaults.
+LARGE_CASE_ELEMENTS = 1 << 22
+LARGE_CASE_LIMITS = {"run_wall_s": 120, "run_cpu_s": 240, "run_memory_mb": 8192}
 
 
 class ImportSkip(Exception):
@@ -366,8 +371,9 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
         if not isinstance(r, torch.Tensor):
             raise ImportSkip(f"output {t.name}: Model returns {type(r).__name__}")
         shapes[t.name] = tuple(r.shape) if r.dim() > 0 else (1,)
-    if sum(math.prod(s) for s in shapes.values()) > MAX_CASE_ELEMENTS:
-        raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all")
+    elements = sum(math.prod(s) for s in shapes.values())
+    if elements > MAX_CASE_ELEMENTS:
+        raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all ({elements})")
     wild = {t.name: k or "float32" for t, k in zip(ins, kinds, strict=True) if not t.ge_types}
     for t, r in zip(outs, results, strict=True):
         if not t.ge_types:
@@ -482,6 +488,8 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         lines += ["[[cases]]", f"name = {json.dumps(c.name)}",
                   "dims = { " + ", ".join(f"{k} = {v}" for k, v in dims.items()) + " }",
                   f"seed = {len(table) + 1}"]
+        if sum(math.prod(s) for s in c.shapes.values()) > LARGE_CASE_ELEMENTS:
+            lines.append("limits = { " + ", ".join(f"{k} = {v}" for k, v in LARGE_CASE_LIMITS.items()) + " }")
         if c.lists:
             lines.append("lists = { " + ", ".join(f"{k} = {json.dumps([list(s) for s in v])}"
                                                   for k, v in c.lists.items()) + " }")

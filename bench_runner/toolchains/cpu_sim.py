@@ -228,11 +228,14 @@ class CpuSim(Toolchain):
 
     def _compile(self, task: Task, box: Path, logs: Path, inputs: list[Path], output: Path, *,
                  link: bool, preprocess: bool = False, soc: str | None = None,
-                 kernel_object: Path | None = None, host_source: Path | None = None) -> sandbox.SandboxResult:
+                 kernel_object: Path | None = None, host_source: Path | None = None,
+                 instrumented: bool = True) -> sandbox.SandboxResult:
         """g++ in the sandbox. ``kernel_object``: with ``link``, compile ``inputs[0]`` to that
         object first and link it with the rest, in one sandboxed shell (the object is inspected
         afterwards: load_time_code). ``host_source``: a submitted host translation unit, compiled
-        there too and confined (host_object.objcopy_argv) before it joins the link."""
+        there too and confined (host_object.objcopy_argv) before it joins the link.
+        ``instrumented=False``: a driver object, compiled without the scalar-work call-backs
+        (build.UNINSTRUMENTED_FLAGS; the precompiled header then does not apply)."""
         mod = _require_build()
         # soc: the kernel's __CCE_AICORE__/__NPU_ARCH__ (and their PCH) follow the SoC it runs as
         pch = mod.ensure_pch(soc)  # before compile_command, which only uses a ready cache
@@ -275,6 +278,8 @@ class CpuSim(Toolchain):
             argv = ["/bin/sh", "-c", " && ".join(shlex.join(step) for step in steps)]
         else:
             argv = command(inputs, output, None if link else ("-E" if preprocess else "-c"))
+            if not instrumented:
+                argv += list(getattr(mod, "UNINSTRUMENTED_FLAGS", ()))
         limits = sandbox.Limits(wall_s=task.limits.get("compile_wall_s", 120.0), cpu_s=120.0,
                                 memory_bytes=4 * sandbox.GiB, processes=64, file_bytes=512 * MiB,
                                 tmp_bytes=1024 * MiB, log_bytes=256 * 1024)
@@ -293,7 +298,7 @@ class CpuSim(Toolchain):
             for fname, text in files.items():
                 (job.box / fname).write_text(text, encoding="utf-8")
             source = Path(name.replace(".o", ".cpp"))
-            res = self._compile(task, job.box, job.logs, [source], Path(name), link=False)
+            res = self._compile(task, job.box, job.logs, [source], Path(name), link=False, instrumented=False)
             built = job.box / name
             if res.exit_code != 0 or res.limit is not None or not built.is_file():
                 log = (res.stdout + res.stderr).strip()

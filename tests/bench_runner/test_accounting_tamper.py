@@ -237,3 +237,33 @@ def test_without_the_instrumented_runtime_nothing_is_judged(tmp_path: Path,
     monkeypatch.setenv("ASCEND_SIM_CACHE_DIR", str(blocked))
     with pytest.raises(InfrastructureError, match="instrumented runtime"):
         evaluate(_small(get_task("abs_fp16")), _expert_text(), cache_dir=tmp_path / "results")
+
+
+#: Library templates the emulator also calls during a launch (growth of its vectors, strings, maps),
+#: instantiated by an otherwise unused function of the driver.
+_DRIVER_EXTRA = r"""
+#include <map>
+#include <string>
+#include <vector>
+__attribute__((used)) static void akgen_test_driver_extra(int n) {
+    std::vector<unsigned long> a; std::vector<unsigned char*> b; std::vector<std::string> c;
+    std::map<std::string, int> m;
+    for (int i = 0; i < n; ++i) { a.push_back(i); b.push_back(nullptr); c.push_back(std::to_string(i)); m[c.back()] = i; }
+}
+"""
+
+
+@needs_sim
+def test_the_drivers_code_does_not_move_a_kernels_cycles(monkeypatch: pytest.MonkeyPatch, baseline: EvaluationResult,
+                                                           tmp_path: Path) -> None:
+    """A kernel's modelled time depends on its own work alone: a driver that instantiates more
+    library templates (as a harness change did: +4 cycles on every expert) judges the same kernel
+    in the same cycles. The driver's objects are compiled without the call-backs
+    (build.UNINSTRUMENTED_FLAGS), so their copies of those templates charge nothing."""
+    from bench_runner import launcher
+
+    plain = launcher.main_cpp
+    monkeypatch.setattr(launcher, "main_cpp", lambda task: plain(task) + _DRIVER_EXTRA)
+    r = evaluate(_small(get_task("abs_fp16")), _expert_text(), cache_dir=tmp_path)
+    assert r.passed, r.reason
+    assert [(c.perf or {}).get("cycles") for c in r.cases] == [(c.perf or {}).get("cycles") for c in baseline.cases]

@@ -270,3 +270,20 @@ def test_integer_draws_that_cpu_torch_refuses_run_as_a_float_draw_cast() -> None
     torch.manual_seed(7)
     assert torch.equal(filled, torch.empty(64).uniform_(-20, 20).to(torch.int8))
     assert torch.randn(3).dtype == torch.float32  # float draws are untouched
+
+
+def test_large_cases_get_longer_run_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cases above LARGE_CASE_ELEMENTS are kept with their own, longer run limits (the sandbox's
+    defaults suit small cases); above MAX_CASE_ELEMENTS they are dropped with their size."""
+    monkeypatch.setattr(npukb_import, "LARGE_CASE_ELEMENTS", 3 * 4 * 256 + 1)
+    monkeypatch.setattr(npukb_import, "MAX_CASE_ELEMENTS", 3 * 4 * 1024)
+    root = _fake_npukb(tmp_path / "npukb")
+    (rec,) = npukb_import.import_suite(root, tmp_path / "out").tasks
+    spec = tomllib.loads((tmp_path / "out" / "scale_add_fp32_2d" / "task.toml").read_text())
+    assert spec["cases"][0]["limits"] == npukb_import.LARGE_CASE_LIMITS  # [4, 1024]: 3 x 4096 elements
+    fp16 = tomllib.loads((tmp_path / "out" / "scale_add_fp16" / "task.toml").read_text())
+    assert all("limits" not in c for c in fp16["cases"])  # [4, 256] and [33, 7]: small
+    assert not any("larger than" in d for d in rec.dropped_cases)
+    monkeypatch.setattr(npukb_import, "MAX_CASE_ELEMENTS", 3 * 4 * 1024 - 1)
+    (rec,) = npukb_import.import_suite(root, tmp_path / "out2").tasks
+    assert any(d.startswith("c3: larger than 12287 elements in all (12288)") for d in rec.dropped_cases), rec

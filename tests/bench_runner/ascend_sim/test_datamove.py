@@ -101,3 +101,29 @@ def test_queue_bind_copy_through(sim, dm):
 def test_queue_depth_two(sim, dm):
     x, run = go(sim, dm, 7)
     np.testing.assert_array_equal(run.outputs[1][:128], x[:128] + x[128:256])
+
+
+INIT_GM_KERNEL = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {
+    GlobalTensor<float> gz;
+    gz.SetGlobalBuffer((__gm__ float*)z, 1000);
+    InitGlobalMemory(gz, 600, 2.5f);
+    InitOutput(gz[600], 400, -1.0f);
+}
+"""
+
+
+def test_init_global_memory_fills_gm_and_is_charged(sim):
+    """Issue #31: InitGlobalMemory (and InitOutput, its earlier name, in NPUKernelBench's answers)
+    fill GM with a value: a duplicate in UB and MTE3 copies out, charged and counted as writes."""
+    import numpy as np
+
+    exe = sim.build(INIT_GM_KERNEL, args=2)
+    run = sim.run(exe, 1, [np.zeros(8, np.float32), np.zeros(1000, np.float32)])
+    assert run.returncode == 0, run.stderr
+    assert (run.outputs[1][:600] == 2.5).all() and (run.outputs[1][600:] == -1.0).all()
+    pipes = {(e["op"], e["pipe"]) for e in run.report["timeline"]}
+    assert {("InitGlobalMemory", "V"), ("InitGlobalMemory", "MTE3"), ("InitOutput", "MTE3")} <= pipes
+    assert not run.report.get("unaccounted_gm_bytes"), run.report.get("unaccounted_gm_bytes")

@@ -180,6 +180,20 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
                       dataCopyParams.srcStride, dataCopyParams.dstStride, sizeof(T), sim::dtype_of<T>(), loc);
 }
 
+// ---- InitGlobalMemory (InitOutput, its earlier name): fill `size` elements of GM with `value` ----
+template <typename T>
+__aicore__ inline void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value,
+                                        ASCEND_SIM_LOC) {
+    sim::gm_fill(const_cast<T*>(gmWorkspaceAddr.GetPhyAddr()), &value, size, sizeof(T), sim::dtype_of<T>(),
+                 "InitGlobalMemory", loc);
+}
+template <typename T>
+__aicore__ inline void InitOutput(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value,
+                                  ASCEND_SIM_LOC) {
+    sim::gm_fill(const_cast<T*>(gmWorkspaceAddr.GetPhyAddr()), &value, size, sizeof(T), sim::dtype_of<T>(),
+                 "InitOutput", loc);
+}
+
 // ---- atomic accumulation on UB -> GM copies ----
 template <typename T>
 __aicore__ inline void SetAtomicAdd() {

@@ -507,6 +507,10 @@ ASCEND_SIM_API void pipe_barrier(pipe_t pipe, const SrcLoc& loc);
 // Data movement (count and strided forms; `esize` is sizeof(T)).
 ASCEND_SIM_API void copy_gm_to_ub(const TensorRef& dst, const void* gm, uint64_t count, uint32_t esize, DType dt,
                                   const SrcLoc& loc);
+// InitGlobalMemory: `count` elements of `value` (esize bytes) into GM, as CANN does it — a
+// vector duplicate in the Unified Buffer, then MTE3 copies out (charged as both).
+ASCEND_SIM_API void gm_fill(void* gm, const void* value, uint64_t count, uint32_t esize, DType dt, const char* api,
+                            const SrcLoc& loc);
 ASCEND_SIM_API void copy_ub_to_gm(void* gm, const TensorRef& src, uint64_t count, uint32_t esize, DType dt,
                                   const SrcLoc& loc);
 ASCEND_SIM_API void copy_ub_to_ub(const TensorRef& dst, const TensorRef& src, uint64_t count, uint32_t esize,

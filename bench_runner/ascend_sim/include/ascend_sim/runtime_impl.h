@@ -1684,6 +1684,27 @@ ASCEND_SIM_API void copy_ub_to_gm(void* gm, const TensorRef& src, uint64_t count
     charge(c, Pipe::MTE3, mte_cycles(c.soc->mte3_latency, c.mte3_bpc, bytes, 1, 0), "DataCopy", loc, {{s.blk, false}});
 }
 
+ASCEND_SIM_API void gm_fill(void* gm, const void* value, uint64_t count, uint32_t esize, DType dt, const char* api,
+                            const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
+    CoreCtx& c = enter(api, loc);
+    const uint64_t bytes = count * esize;
+    if (bytes == 0) return;
+    check_gm(gm, bytes, true, api, loc);
+    std::vector<uint8_t> chunk(std::min<uint64_t>(bytes, 1u << 16));
+    for (uint64_t i = 0; i < chunk.size() / esize; ++i) std::memcpy(chunk.data() + i * esize, value, esize);
+    const uint64_t per = chunk.size() / esize;
+    for (uint64_t done = 0; done < count; done += per) {
+        const uint64_t n = std::min<uint64_t>(per, count - done);
+        gm_store(c, static_cast<uint8_t*>(gm) + done * esize, chunk.data(), n, esize, dt);
+    }
+    c.gm_write += bytes;
+    const auto& vc = c.soc->vec[static_cast<int>(VecClass::UNARY)];
+    const uint64_t reps = (std::min<uint64_t>(bytes, c.ub.size()) + 255) / 256;
+    charge(c, Pipe::V, vc.startup_b32 + (reps ? reps - 1 : 0) * vc.per_repeat_b32, api, loc, {});
+    charge(c, Pipe::MTE3, mte_cycles(c.soc->mte3_latency, c.mte3_bpc, bytes, 1, 0), api, loc, {});
+}
+
 ASCEND_SIM_API void copy_ub_to_ub(const TensorRef& dst, const TensorRef& src, uint64_t count, uint32_t esize,
                                   const SrcLoc& loc) {
     const ::AscendC::sim::ApiScope api_scope_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>  // assert(): CANN kernels use it through kernel_operator.h
 #include <cmath>
 #include <cstdarg>
 #include <cstddef>

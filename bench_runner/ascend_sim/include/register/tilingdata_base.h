@@ -1,7 +1,10 @@
 // register/tilingdata_base.h — host-side tiling struct macros (op_host tiling headers).
+// As in CANN, it brings the gert context types too: op_host tiling headers declare helpers on
+// gert::TilingContext / TilingParseContext right after including it (RmsNormGrad).
 #pragma once
 
 #include "../ascend_sim/std_headers.h"
+#include "../exe_graph/runtime/tiling_context.h"
 #include "../ascend_sim/noinstr_begin.h"
 #include "../ascend_sim/tiling_macros.h"
 #include "../ascend_sim/noinstr_end.h"
