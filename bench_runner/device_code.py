@@ -70,8 +70,10 @@ SOURCE_RULES: list[tuple[re.Pattern[str], str]] = [
      "declare objects (or use a TBuf / TQue for buffers)"),
     (re.compile(r"((?:->|\.)\s*(?:\w+\s*::\s*)*~\s*\w+)"),
      "calls a destructor explicitly ({0}): device code ends an object's life by leaving its scope only"),
-    (re.compile(r"\b(construct_at|destroy_at|destroy_n|destroy|construct|uninitialized_\w+|allocator_traits|allocator|"
-                r"pmr)\b"),
+    (re.compile(r"\b(construct_at|destroy_at|destroy_n|uninitialized_\w+|allocator_traits|pmr)\b"),
+     "uses {0}: the standard library's object construction and destruction helpers act on any address; device "
+     "code declares its objects"),
+    (re.compile(r"((?:\bstd\s*::\s*|(?:->|\.)\s*)(?:construct|destroy)(?=\s*\()|\bstd\s*::\s*allocator\b)"),
      "uses {0}: the standard library's object construction and destruction helpers act on any address; device "
      "code declares its objects"),
 ]

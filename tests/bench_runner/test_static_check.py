@@ -74,6 +74,8 @@ def test_forbidden_construct_is_located(line: str, needle: str) -> None:
     ("std::destroy_at(q);", "destroy_at"),
     ("std::uninitialized_fill_n(q, 1, v);", "uninitialized_fill_n"),
     ("std::allocator_traits<A>::construct(a, q);", "allocator_traits"),
+    ("std::allocator<AscendC::TPipe>().construct(q);", "std::allocator"),
+    ("alloc.destroy(q);", ".destroy"),
 ])
 def test_device_code_rules_are_located(line: str, needle: str) -> None:
     """x86 intrinsics, code for another instruction set and builtins that reach memory: device-code
@@ -96,6 +98,8 @@ def test_device_code_rules_are_located(line: str, needle: str) -> None:
     "int renewed = 1; int newSize = renewed;",  # names that merely contain "new"
     "KernelAdd::~KernelAdd() {}",  # a destructor's definition is not a call
     "AscendC::LocalMemAllocator<AscendC::Hardware::UB> ubAllocator;",
+    "AscendC::LocalMemAllocator<AscendC::Hardware::UB> allocator; int construct = 0, destroy = construct;",
+    "op.Destroy(); void destroy(int n);",
 ])
 def test_device_code_rules_leave_ordinary_code_alone(line: str) -> None:
     assert static_check.device_code_findings(CLEAN + line + "\n", "kernel.cpp") == []
