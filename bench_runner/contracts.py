@@ -49,8 +49,12 @@ SUSPICIOUS_SPEEDUP = 10.0
 #: (output bytes changed outside every modelled write: the modelled time does not cover the
 #: work), ``below_traffic_bound`` (a modelled time below what the task's bytes need at HBM speed).
 UNRANKED_FLAGS: frozenset[str] = frozenset({"suspicious_speedup", "unmodelled_write", "below_traffic_bound"})
-#: The largest source file (kernel or host) accepted anywhere, in UTF-8 bytes.
+#: The largest source file (kernel or host) a task accepts, in UTF-8 bytes, unless its ``[limits]``
+#: say otherwise (``source_bytes``: an imported suite whose own answers are longer, such as
+#: NPUKernelBench's expanded Catlass GEMMs of up to 160 KiB).
 MAX_SOURCE_BYTES = 64 * 1024
+#: The most a task's ``source_bytes`` may allow (a batch of such sources must still fit a request).
+MAX_TASK_SOURCE_BYTES = 1024 * 1024
 #: The SoC an evaluation models when none is asked for.
 DEFAULT_SOC = "Ascend910B2"
 #: The largest result stored or served, as compact JSON (a normal one is 10–30 KB). Larger
@@ -101,12 +105,12 @@ class SourceRejected(SubmissionError):
         self.code = code
 
 
-def check_source(field: str, text: object, *, required: bool) -> None:
+def check_source(field: str, text: object, *, required: bool, limit: int = MAX_SOURCE_BYTES) -> None:
     """Refuse a source no evaluation should see; returns None when ``text`` is acceptable.
 
     ``field`` names the source ("kernel" or "host"). ``None`` or ``""`` is accepted only when
-    the source is not ``required``. Otherwise the text must be a ``str`` of at most
-    :data:`MAX_SOURCE_BYTES` UTF-8 bytes, without NUL characters, and encodable as UTF-8
+    the source is not ``required``. Otherwise the text must be a ``str`` of at most ``limit``
+    UTF-8 bytes (the task's: ``Task.source_limit``; :data:`MAX_SOURCE_BYTES` by default), without NUL characters, and encodable as UTF-8
     (no lone surrogates); a host text with file banners must follow the bundle rules of
     bench_runner/op_project.py. Raises :class:`SourceRejected`.
     """
@@ -119,10 +123,10 @@ def check_source(field: str, text: object, *, required: bool) -> None:
         raise SourceRejected(field, "invalid_source",
                              f"the {field} source must be text (str), got {type(text).__name__}")
     size = len(text.encode("utf-8", errors="surrogatepass"))
-    if size > MAX_SOURCE_BYTES:
+    if size > limit:
         raise SourceRejected(field, "source_too_large",
-                             f"the {field} source is {size} bytes of UTF-8; the limit is {MAX_SOURCE_BYTES} bytes "
-                             f"({MAX_SOURCE_BYTES // 1024} KiB): shorten it")
+                             f"the {field} source is {size} bytes of UTF-8; the limit is {limit} bytes "
+                             f"({limit // 1024} KiB): shorten it")
     nul = text.find("\x00")
     if nul >= 0:
         line = text.count("\n", 0, nul) + 1
@@ -499,7 +503,7 @@ class EvaluationResult:
 
 
 __all__ = [
-    "DEFAULT_SOC", "EVALUATOR_VERSION", "MAX_SOURCE_BYTES", "SCHEMA_VERSION", "SOURCE_REJECTION_CODES",
+    "DEFAULT_SOC", "EVALUATOR_VERSION", "MAX_SOURCE_BYTES", "MAX_TASK_SOURCE_BYTES", "SCHEMA_VERSION", "SOURCE_REJECTION_CODES",
     "SUSPICIOUS_SPEEDUP", "UNRANKED_FLAGS", "VERDICTS", "CaseResult", "EvaluationResult", "ResultFormatError", "SourceRejected",
     "Verdict", "check_source", "failure_category", "json_safe", "number",
 ]

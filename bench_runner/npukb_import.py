@@ -20,7 +20,11 @@ How a task maps (per NPUKernelBench task folder ``tasks/level<N>/<Category>/<Nam
   compiles one kernel per combination; akgen tasks have one dtype and rank per tensor), named
   ``<op>_<dtype>`` (``_r<k>`` when the ranks differ within a combination);
 * the golden is ``Model().forward(...)`` in torch on the CPU, cast to the OpDef's output dtype;
-  floats are compared at NPUKernelBench's 1e-3 absolute / relative tolerance.
+* outputs are judged as NPUKernelBench's runner judges them: by the task's own
+  ``custom_check_precision`` where its prepare_inputs has one, else by the benchmark's rule
+  (:func:`check_precision`) at the checkout's tolerance (``base_config.yaml``, 1e-3) — the
+  generated reference's ``check`` (bench_runner/reference.py); the task's ``[tolerance]`` holds
+  the same tolerance, for the figures akgen reports beside the verdict.
 
 What does not map is skipped with a reason (printed and in the report): more values (get_inputs,
 then Model's init parameters) than the OpDef has inputs and attributes, dtypes akgen tasks do not have (complex, double,
@@ -45,7 +49,8 @@ from typing import Any
 
 from bench_runner import dtypes, op_project
 
-#: NPUKernelBench's precision rule (base_config.yaml: max_abs_error = max_rel_error = 1e-3).
+#: NPUKernelBench's default tolerance (its base_config.yaml: max_abs_error = max_rel_error = 1e-3),
+#: where a checkout's own base_config.yaml does not say.
 TOLERANCE = 1e-3
 #: ge::DataType names -> akgen dtype names (bench_runner/dtypes.py), derived from op_project's
 #: ge -> C type table; the others (uint16/32/64, double, complex) are skipped.
@@ -75,6 +80,10 @@ MAX_CASE_ELEMENTS = 1 << 24
 #: Cases above this many elements get longer run limits than the sandbox's defaults.
 LARGE_CASE_ELEMENTS = 1 << 22
 LARGE_CASE_LIMITS = {"run_wall_s": 120, "run_cpu_s": 240, "run_memory_mb": 8192}
+#: The longest kernel or host source an imported task accepts (the task's ``[limits]``). The
+#: benchmark sets none; its own answers reach 160 KiB (the L3 GEMMs carry Catlass expanded into
+#: one file), past akgen's 64 KiB default, and a model's answer may be as long as theirs.
+SOURCE_BYTES = 256 * 1024
 
 
 class ImportSkip(Exception):
@@ -131,22 +140,61 @@ def load_validation(folder: Path) -> tuple[types.ModuleType, types.ModuleType]:
 
 
 def _framework_stub() -> None:
-    """Some prepare_inputs import NPUKernelBench's own ``framework.utils`` (for
-    ``check_precision``, used only by their custom precision checks, which akgen does not call):
-    give them a stand-in instead of the benchmark's runner and its configuration."""
+    """Some prepare_inputs import NPUKernelBench's own ``framework.utils`` for ``check_precision``
+    (their custom precision checks call it with their own tolerances): give them akgen's
+    :func:`check_precision` instead of the benchmark's runner and its configuration."""
     if "framework.utils" in sys.modules:
         return
     pkg = types.ModuleType("framework")
     pkg.__path__ = []
     utils = types.ModuleType("framework.utils")
-
-    def check_precision(outputs: Any, outputs_new: Any, max_abs_error: float, max_rel_error: float) -> Any:
-        raise NotImplementedError("akgen verifies with the task's tolerance (bench_runner/verify.py)")
-
     utils.check_precision = check_precision  # type: ignore[attr-defined]
     pkg.utils = utils  # type: ignore[attr-defined]
     sys.modules.setdefault("framework", pkg)
     sys.modules.setdefault("framework.utils", utils)
+
+
+def check_precision(outputs: Any, outputs_new: Any, max_abs_error: float,
+                    max_rel_error: float) -> tuple[int, Any, Any]:
+    """NPUKernelBench's default precision rule, as its runner applies it (written here from its
+    behaviour): per output pair, computed in the outputs' own dtype, an element fails where its
+    absolute difference exceeds ``max_abs_error`` *and* its difference relative to
+    ``|expected| + 1e-7`` exceeds ``max_rel_error``; any NaN or infinity, in either output or in
+    a difference, fails the case. Bool outputs compare as ints. Returns (1 or 0, the absolute
+    differences, the relative ones), flat, as the benchmark's checks do."""
+    import torch
+
+    wants = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    gots = list(outputs_new) if isinstance(outputs_new, (list, tuple)) else [outputs_new]
+    ok = True
+    diffs, rels = [], []
+    for want, got in zip(wants, gots, strict=False):
+        if got.dtype == torch.bool:
+            want, got = want.to(torch.int), got.to(torch.int)
+        diff = torch.abs(want - got)
+        rel = diff / (torch.abs(want) + 1e-7)
+        diffs.append(diff.reshape(-1))
+        rels.append(rel.reshape(-1))
+        if not all(bool(torch.isfinite(t).all()) for t in (want, got, diff, rel)):
+            ok = False
+        if bool(((diff > max_abs_error) & (rel > max_rel_error)).any()):
+            ok = False
+    return int(ok), torch.cat(diffs) if diffs else torch.zeros(0), torch.cat(rels) if rels else torch.zeros(0)
+
+
+_CONFIG_VALUE = re.compile(r"^\s*(max_abs_error|max_rel_error)\s*:\s*([0-9.eE+-]+)\s*$", re.M)
+
+
+def read_tolerance(root: Path) -> dict[str, float]:
+    """The checkout's precision tolerance (``base_config.yaml``: ``eval.max_abs_error`` and
+    ``eval.max_rel_error``), NPUKernelBench's 1e-3 each where the file does not say."""
+    base = root if (root / "base_config.yaml").is_file() else root.parent
+    found = {"max_abs_error": TOLERANCE, "max_rel_error": TOLERANCE}
+    path = base / "base_config.yaml"
+    if path.is_file():
+        for key, value in _CONFIG_VALUE.findall(path.read_text(encoding="utf-8")):
+            found[key] = float(value)
+    return found
 
 
 #: torch's random draws that CPU torch refuses for integer dtypes ("normal_kernel_cpu" /
@@ -201,29 +249,45 @@ def _load(path: Path, name: str) -> types.ModuleType:
 
 
 def read_cases(csv_path: Path) -> list[dict[str, Any]]:
-    """test_cases.csv rows, numbers converted as NPUKernelBench's pandas loader does."""
+    """test_cases.csv rows, typed as NPUKernelBench's runner types them (pandas ``read_csv``, then
+    its ``preprocess_dataframe``), column by column: a column of whole numbers (``1.0`` included)
+    or of booleans holds ints, a column of numbers floats, anything else strings; an empty cell is
+    NaN. Why it matters: ``torch.tensor(param["scale"])`` is an int64 tensor for a ``1.0`` column,
+    and ``"False"`` would be true."""
     rows = list(csv.DictReader(io.StringIO(csv_path.read_text(encoding="utf-8")), delimiter=";"))
-    out = []
+    columns: dict[str, list[str]] = {}
     for row in rows:
-        conv: dict[str, Any] = {}
         for k, v in row.items():
-            if k is None:
-                continue
-            conv[k.strip()] = _number(v.strip() if isinstance(v, str) else v)
-        out.append(conv)
-    return out
+            if k is not None:
+                columns.setdefault(k.strip(), []).append((v or "").strip() if isinstance(v, str) else "")
+    typed = {k: _column(v) for k, v in columns.items()}
+    return [{k: vals[i] for k, vals in typed.items()} for i in range(len(rows))]
 
 
-def _number(v: Any) -> Any:
-    if not isinstance(v, str):
-        return v
-    for kind in (int, float):
-        try:
-            num = kind(v)
-        except ValueError:
+_TRUE, _FALSE = {"True", "TRUE", "true"}, {"False", "FALSE", "false"}
+
+
+def _column(cells: list[str]) -> list[Any]:
+    nan = float("nan")
+    if all(c in _TRUE | _FALSE for c in cells):
+        return [int(c in _TRUE) for c in cells]
+    numbers: list[float | int] = []
+    for c in cells:
+        if c == "":
+            numbers.append(nan)
             continue
-        return int(num) if kind is float and num == int(num) and "." not in v and "e" not in v.lower() else num
-    return v
+        try:
+            numbers.append(int(c))
+        except ValueError:
+            try:
+                numbers.append(float(c))
+            except ValueError:
+                return [c if c != "" else nan for c in cells]
+    if all(isinstance(n, int) for n in numbers):
+        return numbers
+    if not all(math.isfinite(n) and float(n).is_integer() for n in numbers):  # NaN, inf or a fraction
+        return [float(n) for n in numbers]
+    return [int(n) for n in numbers]
 
 
 @dataclass
@@ -239,6 +303,8 @@ class _Case:
     n_forward: int = 0
     #: The dtypes of tensors whose OpDef types are computed in code (the case's own), by name.
     wild: tuple[tuple[str, str], ...] = ()
+    #: Per OpDef input, what get_inputs gave (:func:`value_form`): the golden hands Model the same.
+    forms: tuple[tuple[str, str], ...] = ()
 
 
 def import_task(folder: Path, out: Path) -> TaskImport:
@@ -381,7 +447,20 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
             wild[t.name] = akgen_dtype(first.dtype) or ""
             if not wild[t.name]:
                 raise ImportSkip(f"output {t.name}: {first.dtype} is not an akgen dtype")
-    return _Case(name, row, combo, shapes, attr_map, lists, len(forward), tuple(sorted(wild.items())))
+    return _Case(name, row, combo, shapes, attr_map, lists, len(forward), tuple(sorted(wild.items())),
+                 tuple(value_form(v, torch) for v in tensors))
+
+
+def value_form(value: Any, torch: Any) -> tuple[str, str]:
+    """How an input value came from get_inputs, so the golden can give Model the same kind of
+    value the import saw: ("py", "float"|"int"|"bool") for a Python number, ("tensor0", dtype) for
+    a 0-d tensor, ("tensor", dtype), or ("list", dtype) for a tensor list. An OpDef input is
+    stored in the OpDef's dtype; Model still gets, say, lerp's Python weight or an fp16 tensor."""
+    if isinstance(value, (list, tuple)):
+        return ("list", str(value[0].dtype).removeprefix("torch.")) if value else ("list", "")
+    if isinstance(value, torch.Tensor):
+        return ("tensor0" if value.dim() == 0 else "tensor", str(value.dtype).removeprefix("torch."))
+    return ("py", "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float")
 
 
 def draw(prepare: Any, row: dict[str, Any]) -> tuple[list[Any], list[Any]]:
@@ -477,11 +556,14 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         lines.append("[attributes]")
         lines += [f"{a} = {_toml(cases[0].attrs[a])}" for a, _ in attrs]
         lines.append("")
+    precision = read_tolerance(folder.parents[3])
     floats = sorted({_dtype_of(t, combo, wild) for t in outs} & {"float16", "bfloat16", "float32"})
     if floats:
         lines.append("[tolerance]")
-        lines += [f"{d} = {{ rtol = {TOLERANCE}, atol = {TOLERANCE} }}" for d in floats]
+        lines += [f"{d} = {{ rtol = {precision['max_rel_error']}, atol = {precision['max_abs_error']} }}"
+                  for d in floats]
         lines.append("")
+    lines += ["[limits]", f"source_bytes = {SOURCE_BYTES}", ""]
     table = {}
     for c in cases:
         dims = {d: c.shapes[name][i] for name, ds in dims_of.items() for i, d in enumerate(ds)}
@@ -506,7 +588,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     spec = {"inputs": [[t.name, _dtype_of(t, combo, wild)] for t in ins],
             "outputs": [[t.name, _dtype_of(t, combo, wild)] for t in outs],
             "attrs": [a for a, _ in attrs], "lists": [t.name for t in ins + outs if t.dynamic],
-            "n_forward": cases[0].n_forward}
+            "n_forward": cases[0].n_forward, "precision": precision, "forms": [list(f) for f in cases[0].forms]}
     (dest / "npukb" / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     (dest / "reference.py").write_text(_REFERENCE, encoding="utf-8")
     desc = folder / "api_desc.md"
@@ -544,7 +626,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from bench_runner.npukb_import import draw, load_validation, split_results, torch_dtype
+from bench_runner.npukb_import import check_precision, draw, load_validation, split_results, torch_dtype
 
 _HERE = Path(__file__).resolve().parent
 _PREPARE, _MODULE = load_validation(_HERE / "npukb")
@@ -582,8 +664,44 @@ def _tensor(name, dtype, flat, case):
     return parts
 
 
+def _outputs(arrays, case):
+    """The outputs as the benchmark's runner holds them: one tensor, or a list (a tensor list
+    output, or several outputs) of tensors in their own dtypes."""
+    tensors = [_tensor(name, dtype, arrays[name], case) for name, dtype in _SPEC["outputs"]]
+    if len(tensors) == 1:
+        return tensors[0]
+    return [t for entry in tensors for t in (entry if isinstance(entry, list) else [entry])]
+
+
+def check(expected, got, attrs, case):
+    want, new = _outputs(expected, case), _outputs(got, case)
+    custom = getattr(_PREPARE, "custom_check_precision", None)
+    if custom is not None:
+        return bool(custom(dict(_CASES[case.name]), want, new)[0]), "the task's custom_check_precision"
+    limits = _SPEC["precision"]
+    return bool(check_precision(want, new, limits["max_abs_error"], limits["max_rel_error"])[0])
+
+
+_PY = {"float": float, "int": int, "bool": bool}
+
+
+def _argument(name, dtype, flat, case, form):
+    """An input as get_inputs gave it to Model: a Python number, a 0-d tensor, a tensor or a
+    list, in the dtype it was drawn in (the task stores it in the OpDef's)."""
+    value = _tensor(name, dtype, flat, case)
+    kind, detail = form or ("tensor", dtype)
+    if kind == "py":
+        return _PY[detail](value.reshape(-1)[0].item())
+    if kind == "list":
+        return [e.to(torch_dtype(detail)) for e in value] if detail else value
+    value = value.to(torch_dtype(detail))
+    return value.reshape(()) if kind == "tensor0" else value
+
+
 def golden(inputs, attrs, case):
-    args = [_tensor(name, dtype, inputs[name], case) for name, dtype in _SPEC["inputs"]]
+    forms = _SPEC.get("forms") or [None] * len(_SPEC["inputs"])
+    args = [_argument(name, dtype, inputs[name], case, form)
+            for (name, dtype), form in zip(_SPEC["inputs"], forms)]
     args += [attrs[a] for a in _SPEC["attrs"]]
     n = _SPEC.get("n_forward", len(args))
     result = _MODULE.Model(*args[n:])(*args[:n])

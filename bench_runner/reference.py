@@ -11,6 +11,11 @@ evaluator's process; kernels are never run here. Its contract:
   ``dims``, ``attributes``, ``shapes`` (name -> tuple) and ``lists`` (tensor list -> the shape
   of each of its tensors; the list itself is one flat array, its tensors one after the other). Without it, inputs are drawn
   uniformly from each input's ``range`` (default [-1, 1], or [-8, 8] for integers).
+* ``check(expected, got, attrs, case) -> bool | tuple[bool, str]`` (optional): the task's own
+  precision rule, where the suite it comes from judges that way (NPUKernelBench's
+  ``custom_check_precision``). ``expected`` and ``got`` map every output to an array, floats as
+  float64 (the golden's convention). It replaces the ``[tolerance]`` comparison only: elements a
+  kernel never wrote and inputs it modified still fail, whatever the check says.
 """
 
 from __future__ import annotations
@@ -62,9 +67,11 @@ def load_module(task: Task) -> ModuleType:
                                   f"{type(exc).__name__}: {exc}") from None
         if not callable(getattr(mod, "golden", None)):
             raise TaskFormatError(str(path), "golden", "a function golden(inputs, attrs) -> dict")
-        gen = getattr(mod, "make_inputs", None)
-        if gen is not None and not callable(gen):
-            raise TaskFormatError(str(path), "make_inputs", "a function make_inputs(case, rng) -> dict")
+        for name, shape in (("make_inputs", "make_inputs(case, rng) -> dict"),
+                            ("check", "check(expected, got, attrs, case) -> bool | (bool, str)")):
+            fn = getattr(mod, name, None)
+            if fn is not None and not callable(fn):
+                raise TaskFormatError(str(path), name, f"a function {shape}")
         _modules[task.version] = mod
         return mod
 
@@ -87,8 +94,8 @@ def make_inputs(task: Task, case: CaseSpec, seed: int) -> dict[str, np.ndarray]:
     view = case_view(task, case)
     rng = np.random.default_rng(seed)
     custom: Callable[..., Any] | None = getattr(mod, "make_inputs", None)
-    raw = custom(view, rng) if custom is not None else {}
     path = str(task.file("reference.py"))
+    raw = _run(path, "make_inputs", custom, view, rng) if custom is not None else {}
     out: dict[str, np.ndarray] = {}
     for spec in task.inputs:
         shape = view.shapes[spec.name]
@@ -110,6 +117,18 @@ def make_inputs(task: Task, case: CaseSpec, seed: int) -> dict[str, np.ndarray]:
         else:
             out[spec.name] = rng.integers(int(lo), int(hi), shape, endpoint=True).astype(spec.dtype.storage)
     return out
+
+
+def _run(path: str, name: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """Call the task's own ``name``; its failure is the task's (a :class:`TaskFormatError`
+    naming the function and the error), never an evaluator crash."""
+    try:
+        return fn(*args)
+    except TaskFormatError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - trusted task code failed on this case
+        raise TaskFormatError(path, name, f"a {name} that runs on this case",
+                              f"{type(exc).__name__}: {str(exc)[:300]}") from None
 
 
 #: Elements drawn per step by the default generator (its float64 draws stay this small).
@@ -154,11 +173,11 @@ def golden(task: Task, case: CaseSpec, inputs: dict[str, np.ndarray]) -> dict[st
         name: dtypes.to_float64(arr, by_name[name].dtype) if by_name[name].dtype.is_float else arr.copy()
         for name, arr in inputs.items()
     }
-    if _takes_case(mod.golden):
-        result = mod.golden(wide, dict(case.attributes), case_view(task, case))
-    else:
-        result = mod.golden(wide, dict(case.attributes))
     path = str(task.file("reference.py"))
+    if _takes_case(mod.golden):
+        result = _run(path, "golden", mod.golden, wide, dict(case.attributes), case_view(task, case))
+    else:
+        result = _run(path, "golden", mod.golden, wide, dict(case.attributes))
     if not isinstance(result, dict):
         raise TaskFormatError(path, "golden", "a dict of output name -> array", type(result).__name__)
     out = {}
@@ -171,3 +190,57 @@ def golden(task: Task, case: CaseSpec, inputs: dict[str, np.ndarray]) -> dict[st
             raise TaskFormatError(path, "golden", f"output {spec.name!r} of shape {shape}", arr.shape)
         out[spec.name] = _store(arr, spec.dtype)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class CheckVerdict:
+    """What a task's own precision check said of one trial's outputs."""
+
+    passed: bool
+    message: str = ""
+
+
+def has_check(task: Task) -> bool:
+    """Whether the task judges its outputs with its own ``check`` instead of its tolerance."""
+    return getattr(load_module(task), "check", None) is not None
+
+
+def check(task: Task, case: CaseSpec, golden_out: dict[str, np.ndarray],
+          got: dict[str, np.ndarray]) -> CheckVerdict:
+    """Run the task's ``check`` on one trial (the golden and the kernel's outputs, as stored).
+
+    The check is trusted task code but it sees a kernel's output, which may be anything: when it
+    raises on that output yet accepts the golden, the output is what it could not judge, and the
+    trial fails with the reason (as NPUKernelBench fails a case whose check raises). When it
+    raises on the golden too, the task is broken: a :class:`TaskFormatError`.
+    """
+    mod = load_module(task)
+    path = str(task.file("reference.py"))
+    want = _wide(task, golden_out)
+    try:
+        return _verdict(path, mod.check(want, _wide(task, got), dict(case.attributes), case_view(task, case)))
+    except TaskFormatError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - judged below: the output's fault or the task's
+        reason = f"{type(exc).__name__}: {exc}"
+    try:
+        mod.check(want, _wide(task, golden_out), dict(case.attributes), case_view(task, case))
+    except Exception as exc:  # noqa: BLE001 - the check cannot judge its own golden
+        raise TaskFormatError(path, "check", "a check that accepts the golden",
+                              f"{type(exc).__name__}: {exc}") from None
+    return CheckVerdict(False, f"the task's precision check could not judge the output ({reason[:300]})")
+
+
+def _wide(task: Task, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    by_name = {t.name: t for t in task.outputs}
+    return {name: dtypes.to_float64(arr, by_name[name].dtype) if by_name[name].dtype.is_float else arr
+            for name, arr in arrays.items()}
+
+
+def _verdict(path: str, value: Any) -> CheckVerdict:
+    if isinstance(value, (bool, np.bool_)):
+        return CheckVerdict(bool(value))
+    if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], (bool, np.bool_))
+            and isinstance(value[1], str)):
+        return CheckVerdict(bool(value[0]), value[1])
+    raise TaskFormatError(path, "check", "a bool or a (bool, message) pair", type(value).__name__)

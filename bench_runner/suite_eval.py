@@ -61,6 +61,10 @@ def judge_expert(slug: str, suite: str | None, path: str = "host_device") -> Exp
         msg = f"{type(exc).__name__}: {str(exc)[:100]}"
         return ExpertOutcome(slug, task.level, NOT_EVALUATED, reason=str(exc)[:300], blocker=msg,
                              cases={c.name: False for c in task.cases})
+    except Exception as exc:  # noqa: BLE001 - one task's failure must not end the suite's run
+        msg = f"evaluator error: {type(exc).__name__}: {str(exc)[:100]}"
+        return ExpertOutcome(slug, task.level, NOT_EVALUATED, reason=msg, blocker=msg,
+                             cases={c.name: False for c in task.cases})
     blocker = None
     if not r.passed:
         d = next((d for d in r.diagnostics if d.severity == "error"), None)

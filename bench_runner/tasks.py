@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_runner import dtypes
+from bench_runner.contracts import MAX_SOURCE_BYTES, MAX_TASK_SOURCE_BYTES
 from bench_runner.errors import TaskFormatError, UnknownTaskError
 from bench_runner.splits import STATIC_SUFFIX
 
@@ -41,7 +42,7 @@ DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
     "bfloat16": (1e-2, 1e-2),
 }
 #: Limits a task may raise (seconds / MiB); anything else about the sandbox is not up to a task.
-LIMIT_KEYS = ("run_wall_s", "run_cpu_s", "run_memory_mb", "compile_wall_s")
+LIMIT_KEYS = ("run_wall_s", "run_cpu_s", "run_memory_mb", "compile_wall_s", "source_bytes")
 #: The limits one case may raise above its task's (a large case needs more time than the task's
 #: small ones, whose hangs should still end quickly); compilation happens once per task.
 CASE_LIMIT_KEYS = ("run_wall_s", "run_cpu_s", "run_memory_mb")
@@ -120,6 +121,11 @@ class Task:
     extra: Mapping[str, Any] = field(default_factory=dict)
     #: For a derived static variant: the dynamic task it was made from (see static_variant).
     variant_of: str | None = None
+
+    @property
+    def source_limit(self) -> int:
+        """The largest kernel or host source this task accepts, in UTF-8 bytes."""
+        return int(self.limits.get("source_bytes", MAX_SOURCE_BYTES))
 
     @property
     def needs_host(self) -> bool:
@@ -202,6 +208,7 @@ class Task:
             ],
             "tolerances": {k: {"rtol": v.rtol, "atol": v.atol} for k, v in self.tolerances.items()},
             "reduce_dim": self.reduce_dim,
+            "source_bytes": self.source_limit,
             "version": self.version,
             "variant_of": self.variant_of,
         }
@@ -517,6 +524,8 @@ def _load_limits(r: _Reader, keys: tuple[str, ...] = LIMIT_KEYS) -> dict[str, fl
         v = t.get(k, int | float, "a positive number")
         if v <= 0:
             raise t.fail(k, "a positive number", v)
+        if k == "source_bytes" and not (isinstance(v, int) and v <= MAX_TASK_SOURCE_BYTES):
+            raise t.fail(k, f"a whole number of bytes, at most {MAX_TASK_SOURCE_BYTES}", v)
         limits[k] = float(v)
     return limits
 

@@ -28,8 +28,8 @@ _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _AICORE = re.compile(r"\[[ \t]*aicore[ \t]*\]")
 #: Words that may stand right before ``[aicore]`` in a declaration (anything else before it
 #: makes the brackets a subscript, as in ``cores[aicore]``).
-_DECL_WORDS = frozenset({"__global__", "extern", "static", "inline", "__inline__", "__aicore__", "__host__",
-                         "__device__", "__vector__", "__cube__", "constexpr", "friend"})
+_DECL_WORDS = frozenset({"__global__", "extern", "static", "inline", "__inline__", "__forceinline__", "__aicore__",
+                         "__host__", "__device__", "__vector__", "__cube__", "constexpr", "friend"})
 #: Words that follow a lambda's capture list, never a declaration's attribute.
 _LAMBDA_WORDS = frozenset({"mutable", "constexpr", "consteval", "noexcept"})
 
@@ -240,18 +240,23 @@ def _aicore_edits(code: str) -> list[tuple[int, int, str]]:
     edits = []
     for m in _AICORE.finditer(code):
         p = _prev_significant(code, m.start())
+        after_decl_word = False
         if p >= 0:
             ch = code[p]
             if ch in _IDENT_CHARS:
                 if _word_before(code, p + 1) not in _DECL_WORDS:
                     continue  # a subscript: cores[aicore]
+                after_decl_word = True
             elif ch not in ';{}">':
                 continue  # `)` or `]` before it: a subscript; `=` `,` `(`: a lambda
         q = _next_significant(code, m.end())
-        if q >= len(code) or code[q] not in _IDENT_CHARS or code[q].isdigit():
-            continue
+        if q >= len(code) or not (code[q] in _IDENT_CHARS or (code[q] == "~" and after_decl_word)) \
+                or code[q].isdigit():
+            continue  # `[aicore]` before a name, or a destructor's `~`, is the attribute
         word = code[q:q + 16].split("(")[0].split()[0] if code[q:q + 16].split() else ""
-        if word.rstrip("*&") in _LAMBDA_WORDS:
+        # After a declaration word (`__forceinline__ [aicore] constexpr T f()`, Catlass's
+        # CATLASS_DEVICE) it is the attribute; at a statement's start `[x] mutable` is a lambda.
+        if word.rstrip("*&") in _LAMBDA_WORDS and not after_decl_word:
             continue
         edits.append((m.start(), m.end(), " " * (m.end() - m.start())))
     return edits

@@ -17,7 +17,7 @@ def request_too_large() -> RequestTooLarge:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     return RequestTooLarge(
         f"The request body is larger than {limit} bytes; send fewer submissions per batch "
-        "(each source is limited to 64 KiB)."
+        "(each source is limited to 64 KiB, or its task's spec.source_bytes)."
     )
 
 

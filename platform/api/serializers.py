@@ -64,7 +64,7 @@ class SubmissionInput(serializers.Serializer):
     path = serializers.ChoiceField(choices=Path_.choices, required=False,
                                    help_text="Default: the run's path, else device_only.")
     kernel = TextField(trim_whitespace=False, allow_blank=True,
-                                   help_text="AscendC kernel source (UTF-8, at most 64 KiB).")
+                                   help_text="AscendC kernel source (UTF-8, at most 64 KiB or the task spec's source_bytes).")
     host = TextField(trim_whitespace=False, allow_blank=True, allow_null=True, required=False,
                                  help_text="Host source (host_device path only).")
     run = serializers.IntegerField(min_value=1, max_value=MAX_ID, allow_null=True, required=False,

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts import ratelimit, tiers
-from bench_runner.contracts import DEFAULT_SOC, MAX_SOURCE_BYTES, SourceRejected, check_source
+from bench_runner.contracts import DEFAULT_SOC, SourceRejected, check_source
 from submissions.errors import (
     NotYours,
     OutOfBudget,
@@ -32,6 +32,7 @@ from submissions.models import Evaluation, Path_, Run, Submission, Visibility
 from submissions.queueing import QUEUES, evaluation_send
 from submissions.selectors import pending_count, worker_seconds_by_author
 from tasks.models import Task
+from tasks.selectors import source_limit
 
 
 def source_sha256(kernel: str, host: str | None) -> str:
@@ -44,7 +45,7 @@ def source_sha256(kernel: str, host: str | None) -> str:
 
 #: What the field-level error says for each of the contract's rejection codes.
 _FIELD_HINT = {"missing_source": "required", "invalid_source": "not valid text",
-               "source_too_large": f"at most {MAX_SOURCE_BYTES} bytes"}
+               "source_too_large": "at most {limit} bytes"}
 
 
 #: The largest reasoning text stored with a sample (a 32k-token think block is ~130 KB).
@@ -65,13 +66,13 @@ def _check_reasoning(text: str) -> None:
                              "are stored.", {"reasoning": f"at most {MAX_REASONING_BYTES} bytes"})
 
 
-def _check_source(field: str, text: str | None, *, required: bool) -> None:
+def _check_source(field: str, text: str | None, *, required: bool, limit: int) -> None:
     """The evaluator's own rule (bench_runner.contracts.check_source), as a 400/413 for the API."""
     try:
-        check_source(field, text, required=required)
+        check_source(field, text, required=required, limit=limit)
     except SourceRejected as exc:
         error = SourceTooLarge if exc.code == "source_too_large" else SubmissionRejected
-        raise error(exc.code, str(exc)[0].upper() + str(exc)[1:] + ".", {field: _FIELD_HINT[exc.code]}) from None
+        raise error(exc.code, str(exc)[0].upper() + str(exc)[1:] + ".", {field: _FIELD_HINT[exc.code].format(limit=limit)}) from None
 
 
 @dataclass
@@ -144,8 +145,9 @@ def submission_validate(
     if toolchain not in QUEUES:
         raise SubmissionRejected("invalid_toolchain", f"Unknown toolchain '{toolchain}'.",
                                  {"toolchain": f"one of {', '.join(QUEUES)}"})
-    _check_source("kernel", kernel, required=True)
-    _check_source("host", host, required=path == Path_.HOST_DEVICE)
+    limit = source_limit(task)
+    _check_source("kernel", kernel, required=True, limit=limit)
+    _check_source("host", host, required=path == Path_.HOST_DEVICE, limit=limit)
     reasoning = reasoning or ""
     _check_reasoning(reasoning)
     if path == Path_.DEVICE_ONLY:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
+from bench_runner.contracts import MAX_SOURCE_BYTES
 from tasks.models import Level, Task
 
 
@@ -64,3 +65,11 @@ def suite_summary() -> dict:
     rows = Task.objects.filter(retired=False).values("level").annotate(n=Count("id")).order_by("level")
     per_level = {row["level"]: row["n"] for row in rows}
     return {"total": sum(per_level.values()), "per_level": per_level}
+
+
+def source_limit(task: Task) -> int:
+    """The largest kernel or host source the task's current version accepts (bench_runner's
+    ``Task.source_limit``, stored in its spec by sync_tasks; 64 KiB for a spec without it)."""
+    spec = task.current_version.spec if task.current_version is not None else {}
+    value = spec.get("source_bytes") if isinstance(spec, dict) else None
+    return int(value) if isinstance(value, int) and value > 0 else MAX_SOURCE_BYTES

@@ -203,6 +203,7 @@ def test_check_source_accepts() -> None:
     check_source("host", None, required=False)
     check_source("host", "", required=False)
     check_source("kernel", "x" * MAX_SOURCE_BYTES, required=True)  # the limit itself is fine
+    check_source("kernel", TOO_BIG, required=True, limit=2 * MAX_SOURCE_BYTES)  # a task's own, higher limit
     check_source("kernel", "// 注释 ✓\nint main() {}\n", required=True)
     assert MAX_SOURCE_BYTES == 64 * 1024
 

@@ -21,6 +21,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="the import runs NPUKernelBench's torch references (train extra)")
 
 from bench_runner import npukb_import, tasks  # noqa: E402
+from bench_runner.errors import TaskFormatError  # noqa: E402
 from bench_runner.evaluate import evaluate  # noqa: E402
 from bench_runner.toolchains import cpu_sim  # noqa: E402
 
@@ -153,7 +154,7 @@ def test_model_init_parameters_fill_the_opdefs_attributes(tmp_path: Path) -> Non
 def test_real_npukernelbench_tasks_import_and_their_experts_pass(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "bench_runner.cli", "suite", "import-npukb",
                            os.environ["AKGEN_NPUKB_DIR"], "--out", str(tmp_path / "suite"), "--only", "AddCustom",
-                           "FastGelu", "--eval", "--json"], cwd=REPO, capture_output=True, text=True, timeout=900,
+                           "ForeachLerpScalar", "FastGelu", "--eval", "--json"], cwd=REPO, capture_output=True, text=True, timeout=900,
                           check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     data = json.loads(proc.stdout)
@@ -287,3 +288,113 @@ def test_large_cases_get_longer_run_limits(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(npukb_import, "MAX_CASE_ELEMENTS", 3 * 4 * 1024 - 1)
     (rec,) = npukb_import.import_suite(root, tmp_path / "out2").tasks
     assert any(d.startswith("c3: larger than 12287 elements in all (12288)") for d in rec.dropped_cases), rec
+
+
+def test_cases_are_typed_column_by_column_as_the_benchmarks_runner_types_them(tmp_path: Path) -> None:
+    """pandas reads test_cases.csv, then NPUKernelBench's preprocess_dataframe makes whole-number
+    and boolean columns ints: ``torch.tensor(param["scale"])`` must be int64 for a ``1.0`` column,
+    and a ``False`` cell must be false."""
+    csv_path = tmp_path / "test_cases.csv"
+    csv_path.write_text("case_id;scale;alpha;flag;shape;gap\n0;1.0;0.5;True;[2, 3];\n1;2.0;1;False;[4];7\n",
+                        encoding="utf-8")
+    rows = npukb_import.read_cases(csv_path)
+    assert [r["scale"] for r in rows] == [1, 2] and all(type(r["scale"]) is int for r in rows)
+    assert [r["alpha"] for r in rows] == [0.5, 1.0] and all(type(r["alpha"]) is float for r in rows)
+    assert [r["flag"] for r in rows] == [1, 0]
+    assert [r["shape"] for r in rows] == ["[2, 3]", "[4]"]
+    assert rows[0]["gap"] != rows[0]["gap"] and rows[1]["gap"] == 7.0  # an empty cell is NaN: a float column
+
+
+def test_the_benchmarks_default_rule_fails_an_element_only_past_both_limits_and_any_nan() -> None:
+    want = torch.tensor([100.0, 0.001, 1.0], dtype=torch.float32)
+    # 0.05 off 100 is within 1e-3 relative; 0.0009 off 0.001 is within 1e-3 absolute
+    ok, diff, rel = npukb_import.check_precision(want, want + torch.tensor([0.05, 0.0009, 0.0]), 1e-3, 1e-3)
+    assert ok == 1 and diff.shape == (3,) and rel.shape == (3,)
+    assert npukb_import.check_precision(want, want + torch.tensor([0.0, 0.0, 0.002]), 1e-3, 1e-3)[0] == 0
+    nan = torch.tensor([float("nan"), 0.001, 1.0])
+    assert npukb_import.check_precision(nan, nan, 1e-3, 1e-3)[0] == 0  # the benchmark fails any NaN
+    bools = torch.tensor([True, False])
+    assert npukb_import.check_precision([bools], [bools], 1e-3, 1e-3)[0] == 1
+    assert npukb_import.check_precision([bools], [~bools], 1e-3, 1e-3)[0] == 0
+
+
+_CUSTOM_CHECK = """
+
+from framework.utils import check_precision
+
+
+def custom_check_precision(param, outputs, outputs_new):
+    return check_precision(outputs, outputs_new, max_abs_error=0.1, max_rel_error=0.1)
+"""
+
+
+@pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim is not available here")
+def test_a_tasks_custom_precision_check_judges_and_unwritten_outputs_still_fail(tmp_path: Path) -> None:
+    """Issue #31: the benchmark's own custom_check_precision decides (here a 0.1 tolerance, where
+    the default is 1e-3), run by the evaluator on the golden and the kernel's outputs; it never
+    lets through an element the kernel did not write."""
+    root = _fake_npukb(tmp_path / "npukb")
+    val = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation"
+    # The reference is 0.05 away from what the answer computes: past the default, within 0.1.
+    (val / "module.py").write_text(_MODULE.replace("return x * alpha + y", "return x * alpha + y + 0.05"),
+                                   encoding="utf-8")
+    out = tmp_path / "plain"
+    npukb_import.import_suite(root, out)
+    task = tasks.get_task("scale_add_fp32_2d", out)
+    kernel, host = task.expert_kernel.read_text(), task.expert_host.read_text()
+    r = evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer" and "precision check failed" in r.reason, r.reason
+
+    (val / "prepare_inputs.py").write_text(_PREPARE + _CUSTOM_CHECK, encoding="utf-8")
+    out = tmp_path / "custom"
+    npukb_import.import_suite(root, out)
+    task = tasks.get_task("scale_add_fp32_2d", out)
+    r = evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics[:2])
+
+    (val / "prepare_inputs.py").write_text(_PREPARE + _CUSTOM_CHECK.replace(
+        "return check_precision(outputs, outputs_new, max_abs_error=0.1, max_rel_error=0.1)",
+        "return 1, None, None"), encoding="utf-8")
+    out = tmp_path / "lenient"
+    npukb_import.import_suite(root, out)
+    task = tasks.get_task("scale_add_fp32_2d", out)
+    lazy = kernel.replace("Add(out, a, b,", "Sub(out, a, b,")
+    assert lazy != kernel
+    assert evaluate(task, lazy, host, path="host_device", use_cache=False, baseline=False).verdict == "passed"
+    nothing = _without_output_writes(kernel)
+    r = evaluate(task, nothing, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer" and any(d.category == "unwritten_output" for d in r.diagnostics), r.reason
+
+
+def _without_output_writes(kernel: str) -> str:
+    """The answer with its last copy-out sent to the workspace: z is never written."""
+    lazy = kernel.replace("CopyOut<PAD>(zGm[offset], out, n);", "CopyOut<PAD>(wGm[offset], out, n);")
+    assert lazy != kernel
+    return lazy
+
+
+@pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim is not available here")
+def test_a_check_that_raises_on_a_kernels_output_fails_that_output_not_the_judge(tmp_path: Path) -> None:
+    """The task's check is trusted code that sees a kernel's output: raising on it (as the
+    benchmark's runner counts a raising check) fails the case as wrong_answer; only a check that
+    cannot judge the golden itself is the task's fault."""
+    root = _fake_npukb(tmp_path / "npukb")
+    val = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation"
+    picky = ("\n\ndef custom_check_precision(param, outputs, outputs_new):\n"
+             "    if not torch.allclose(outputs, outputs_new, atol=0.01):\n"
+             "        raise ValueError('cannot judge this')\n"
+             "    return 1, None, None\n")
+    (val / "prepare_inputs.py").write_text(_PREPARE + picky, encoding="utf-8")
+    npukb_import.import_suite(root, tmp_path / "out")
+    task = tasks.get_task("scale_add_fp32_2d", tmp_path / "out")
+    kernel, host = task.expert_kernel.read_text(), task.expert_host.read_text()
+    assert evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False).verdict == "passed"
+    r = evaluate(task, kernel.replace("Add(out, a, b,", "Sub(out, a, b,"), host, path="host_device",
+                 use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer" and "could not judge the output (ValueError: cannot judge this)" in r.reason
+    (val / "prepare_inputs.py").write_text(_PREPARE + picky.replace("if not torch.allclose", "if torch.allclose"),
+                                           encoding="utf-8")
+    npukb_import.import_suite(root, tmp_path / "broken")
+    task = tasks.get_task("scale_add_fp32_2d", tmp_path / "broken")
+    with pytest.raises(TaskFormatError, match="a check that accepts the golden"):  # as a golden that raises
+        evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bench_runner import tasks
-from bench_runner.errors import TaskFormatError, UnknownTaskError
+from bench_runner.errors import SubmissionError, TaskFormatError, UnknownTaskError
 from tests.bench_runner.conftest import VALID_TOML, write_task
 
 
@@ -197,6 +197,25 @@ def test_a_case_limit_outside_the_run_limits_is_refused(suite: Path, limits: str
     with pytest.raises(TaskFormatError) as info:
         tasks.load_task(write_task(suite, toml=toml))
     assert info.value.field == field and expected in str(info.value)
+
+
+def test_a_task_may_raise_its_source_limit_within_the_ceiling(suite: Path) -> None:
+    """An imported suite whose answers are longer than 64 KiB carries its own limit; the
+    evaluator and the platform (through the summary) both read it from the task."""
+    from bench_runner.contracts import MAX_SOURCE_BYTES, MAX_TASK_SOURCE_BYTES
+    from bench_runner.evaluate import evaluate
+
+    assert tasks.load_task(write_task(suite, slug="plain")).source_limit == MAX_SOURCE_BYTES
+    task = tasks.load_task(write_task(suite, toml=VALID_TOML + "\n[limits]\nsource_bytes = 262144\n"))
+    assert task.source_limit == 262144 and task.summary()["source_bytes"] == 262144
+    long = "// padding\n" * (MAX_SOURCE_BYTES // 10)  # past 64 KiB: judged (a compile error), not refused
+    assert evaluate(task, long, use_cache=False, baseline=False).verdict == "compile_error"
+    with pytest.raises(SubmissionError, match="the limit is 262144 bytes"):
+        evaluate(task, "x" * 262145, use_cache=False, baseline=False)
+    for bad in (MAX_TASK_SOURCE_BYTES + 1, 1.5):
+        with pytest.raises(TaskFormatError) as info:
+            tasks.load_task(write_task(suite, toml=VALID_TOML + f"\n[limits]\nsource_bytes = {bad}\n"))
+        assert info.value.field == "limits.source_bytes"
 
 
 def _list_toml(small: str, big: str) -> str:

@@ -109,6 +109,21 @@ def test_the_source_limit_is_the_evaluators(task):
         assert info.value.code == code
 
 
+@pytest.mark.django_db
+def test_a_tasks_own_source_limit_holds_on_the_platform_too(task):
+    """A suite may raise a task's source limit (``[limits] source_bytes``, stored in the version's
+    spec by sync_tasks): the platform takes the same limit as the evaluator."""
+    version = task.current_version
+    version.spec = {**version.spec, "source_bytes": 2 * MAX_SOURCE_BYTES}
+    version.save(update_fields=["spec"])
+    task.refresh_from_db()
+    long = "/" * (MAX_SOURCE_BYTES + 1000)
+    submission_validate(task_slug=task.slug, path="device_only", kernel=long)
+    with pytest.raises(SubmissionRejected) as info:
+        submission_validate(task_slug=task.slug, path="device_only", kernel="/" * (2 * MAX_SOURCE_BYTES + 1))
+    assert info.value.code == "source_too_large" and f"{2 * MAX_SOURCE_BYTES} bytes" in str(info.value)
+
+
 def test_verdicts_soc_and_displays_come_from_the_contract():
     field = Evaluation._meta.get_field("verdict")
     assert [value for value, _ in field.choices] == list(VERDICTS)

@@ -10,8 +10,9 @@ from django import template
 from django.conf import settings
 
 from accounts import tiers
+from bench_runner.contracts import MAX_SOURCE_BYTES
 from submissions.forms import ModelForm, RunForm
-from submissions.intake import MAX_SOURCE_BYTES, budget_of, max_pending
+from submissions.intake import budget_of, max_pending
 from submissions.selectors import llms_of, pending_count, runs_of
 
 register = template.Library()

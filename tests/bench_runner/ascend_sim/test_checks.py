@@ -52,33 +52,86 @@ def check(
     src = kernel(body)
     exe = sim.build(src, args=2)
     run = sim.run(exe, cores, [np.ones(1024, np.float16), np.zeros(1024, np.float16)], env=env)
-    found = [m for m in FINDING.finditer(run.stderr) if m.group(6) == code]
+    coded = [m for m in FINDING.finditer(run.stderr) if m.group(6) == code]
+    found = [m for m in coded if m.group(1) == severity]  # a code may also come as the other severity
     assert found, run.stderr
     m = found[0]
-    assert m.group(1) == severity
     assert m.group(3).endswith("kernel.cpp"), m.group(0)
     assert int(m.group(4)) == marked_line(src), m.group(0)
     if api:
         assert m.group(5) == api, m.group(0)
     if text:
         assert text in m.group(7), m.group(0)
-    rep = [f for f in run.report["findings"] if f["code"] == code]
+    rep = [f for f in run.report["findings"] if f["code"] == code and f["severity"] == severity.lower()]
     assert rep and rep[0]["severity"] == severity.lower() and rep[0]["line"] == marked_line(src)
     assert rep[0]["file"].endswith("kernel.cpp")
     assert run.returncode == (3 if severity == "ERROR" else 0), run.stderr
     return run
 
 
-def test_ub_overflow(sim):
+def test_buffers_past_the_ub_are_placed_with_a_warning_as_on_the_npu(sim):
+    """On the NPU InitBuffer only computes addresses (CANN's size check is a CPU-debug assert):
+    buffers past the physical UB are placed, and a kernel that never touches them runs."""
     check(
         sim,
         """
     TQue<TPosition::VECIN, 1> q;
     pipe.InitBuffer(q, 2, 100 * 1024);  /*HERE*/
+    LocalTensor<half> t = q.AllocTensor<half>();
+    Duplicate(t, (half)1.0, 1024);
+    q.FreeTensor(t);
+""",
+        "UB_OVERFLOW",
+        severity="WARNING",
+        api="InitBuffer",
+        text="more than the 196608-byte Unified Buffer of Ascend910B2",
+    )
+
+
+def test_an_access_past_the_end_of_the_ub_fails(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    TBuf<TPosition::VECCALC> spare;
+    pipe.InitBuffer(q, 1, 100 * 1024);
+    pipe.InitBuffer(spare, 100 * 1024);
+    LocalTensor<half> t = spare.Get<half>();
+    Duplicate(t, (half)1.0, 40 * 1024);  // the first 92 KiB of the buffer are inside the UB
+    Duplicate(t, (half)1.0, 48 * 1024);  /*HERE*/
+""",
+        "UB_OVERFLOW",
+        api="Duplicate",
+        text="past the end of the 196608-byte UB of Ascend910B2",
+    )
+
+
+def test_a_scalar_access_past_the_end_of_the_ub_fails(sim):
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> low, high;
+    pipe.InitBuffer(low, 190 * 1024);
+    pipe.InitBuffer(high, 8 * 1024);
+    LocalTensor<half> t = high.Get<half>();
+    t.SetValue(0, (half)1.0);  // byte 194560: inside
+    t.SetValue(2048, (half)1.0);  /*HERE*/
+""",
+        "UB_OVERFLOW",
+        text="past the end of the 196608-byte UB",
+    )
+
+
+def test_buffers_past_the_modelled_address_space_fail_at_initbuffer(sim):
+    check(
+        sim,
+        """
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 2, 400 * 1024);  /*HERE*/
 """,
         "UB_OVERFLOW",
         api="InitBuffer",
-        text="196608-byte Unified Buffer of Ascend910B2",
+        text="exceeds the 196608-byte Unified Buffer of Ascend910B2",
     )
 
 

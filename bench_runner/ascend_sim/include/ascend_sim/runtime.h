@@ -208,6 +208,10 @@ struct CoreCtx {
     std::deque<BlockInfo> blocks;
     BlockInfo static_block;        // backs LocalTensor(pos, addr, size) static tensors
     uint32_t ub_cursor = 0;
+    // Bytes of UB address space TPipe::InitBuffer may place buffers in: past the physical UB
+    // (soc->ub_bytes) as on the NPU, where InitBuffer only computes addresses; an access to a byte
+    // there is UB_OVERFLOW (view_raw clamps every view to the physical UB).
+    uint32_t ub_space = 0;
     int buffers_total = 0;
     int per_pos_buffers[static_cast<int>(TPosition::MAX) + 1] = {};
     int pipes_alive = 0;
@@ -316,6 +320,9 @@ struct LocalView {
     BlockInfo* blk;
     uint64_t extent;    // bytes from `data` to the end of the tensor
     uint64_t blk_room;  // bytes from `data` to the end of its buffer
+    // Set when extent / blk_room stop at the end of the physical UB before the tensor's or its
+    // buffer's own end: an access past them is UB_OVERFLOW, not LOCAL_OOB.
+    bool past_ub = false;
 };
 
 struct Access {
@@ -479,6 +486,8 @@ ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const cha
                                   uint32_t align, uint32_t hw_mask = kHwUB);
 ASCEND_SIM_API void ensure_cube_arena(CoreCtx& c);
 ASCEND_SIM_API void need(const LocalView& v, uint64_t bytes, const char* api, const char* role, const SrcLoc& loc);
+[[noreturn]] ASCEND_SIM_API void fail_past_ub(const LocalView& v, uint64_t first, const char* api, const char* role,
+                                              const SrcLoc& loc);
 ASCEND_SIM_API void check_init(const LocalView& v, uint64_t off, uint64_t bytes, const char* api, const char* role,
                                const SrcLoc& loc);
 ASCEND_SIM_API LocalView check_element_raw(const TensorRef& t, uint64_t index, uint64_t esize, const char* api,

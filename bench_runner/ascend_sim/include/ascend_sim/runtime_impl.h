@@ -795,7 +795,8 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
         // Local memory arena: UB at offset 0 (what vector kernels use), then the cube memories.
         // Capacity for all of it is reserved up front (not touched) so materialising the cube part
         // on first use never moves UB data.
-        const uint32_t sizes[kHwCount] = {0, r.soc->ub_bytes, r.soc->l1_bytes, r.soc->l0a_bytes, r.soc->l0b_bytes,
+        c.ub_space = ub_address_space(*r.soc);
+        const uint32_t sizes[kHwCount] = {0, c.ub_space, r.soc->l1_bytes, r.soc->l0a_bytes, r.soc->l0b_bytes,
                                           r.soc->l0c_bytes, r.soc->bt_bytes, r.soc->fb_bytes};
         uint64_t off = 0;
         for (int h = 0; h < kHwCount; ++h) {
@@ -806,8 +807,8 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
         c.ub.reserve(off);
         c.ub_init.reserve(off);
     }
-    c.ub.assign(r.soc->ub_bytes, 0xFF);  // stale contents: NaN for float types, -1 for integers
-    c.ub_init.assign(r.soc->ub_bytes, 0);
+    c.ub.assign(c.ub_space, 0xFF);  // stale contents: NaN for float types, -1 for integers
+    c.ub_init.assign(c.ub_space, 0);
     c.static_block.addr = 0;
     c.static_block.len = r.soc->ub_bytes;
     c.static_block.is_static = true;
@@ -1207,11 +1208,32 @@ ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const cha
     const uint64_t blk_end = static_cast<uint64_t>(b->addr) + b->len;
     v.blk_room = addr <= blk_end ? blk_end - addr : 0;
     v.extent = std::min(t.bytes, v.blk_room);
+    if (b->hw == Hardware::UB) {  // a buffer InitBuffer placed past the physical UB: only what lies inside is there
+        const uint64_t phys = c->soc->ub_bytes;
+        const uint64_t room = rel < phys ? phys - rel : 0;
+        if (v.extent > room) {
+            v.past_ub = true;
+            v.extent = room;
+        }
+        v.blk_room = std::min(v.blk_room, room);
+    }
     return v;
+}
+
+[[noreturn]] ASCEND_SIM_API void fail_past_ub(const LocalView& v, uint64_t first, const char* api, const char* role,
+                                 const SrcLoc& loc) {
+    const CoreCtx* c = tl_core;
+    const uint64_t rel = static_cast<uint64_t>(v.data - c->ub.data()) + first;
+    fail("UB_OVERFLOW", api, loc,
+         "%s accesses Unified Buffer byte %llu, past the end of the %u-byte UB of %s: its %s was placed there by "
+         "InitBuffer (the buffers of this TPipe add up to more than the UB holds; the NPU places them without a "
+         "check, and faults on the first access past the end)",
+         role, static_cast<unsigned long long>(rel), c->soc->ub_bytes, c->soc->name, describe_block(v.blk).c_str());
 }
 
 // The operand must hold `bytes` bytes from its start.
 ASCEND_SIM_API void need(const LocalView& v, uint64_t bytes, const char* api, const char* role, const SrcLoc& loc) {
+    if (bytes > v.extent && v.past_ub) fail_past_ub(v, v.extent, api, role, loc);
     if (bytes > v.extent) {
         fail("LOCAL_OOB", api, loc,
              "%s accesses %llu bytes but the LocalTensor holds only %llu bytes from its start (%s)", role,
@@ -1236,7 +1258,10 @@ ASCEND_SIM_API void check_init(const LocalView& v, uint64_t off, uint64_t bytes,
 ASCEND_SIM_API LocalView check_element_raw(const TensorRef& t, uint64_t index, uint64_t esize, const char* api,
                                            const SrcLoc& loc) {
     LocalView v = view_raw(t, api, "the tensor", loc, 1);
-    if ((index + 1) * esize > t.bytes || (index + 1) * esize > v.blk_room) {
+    const uint64_t end = (index + 1) * esize;
+    const uint64_t buffer_room = static_cast<uint64_t>(t.blk->addr) + t.blk->len - (t.blk->addr + t.off);
+    if (end <= t.bytes && end <= buffer_room && end > v.blk_room) fail_past_ub(v, index * esize, api, "the tensor", loc);
+    if (end > t.bytes || end > v.blk_room) {
         fail("LOCAL_OOB", api, loc, "element index %llu is outside the LocalTensor of %llu elements (%s)",
              static_cast<unsigned long long>(index), static_cast<unsigned long long>(t.bytes / esize),
              describe_block(t.blk).c_str());
@@ -1366,10 +1391,18 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
                  c.hw_cursor[h], num, aligned, c.hw_size[h], hw_name(hw), c.soc->name);
         }
     }
-    if (hw == Hardware::UB && c.ub_cursor + need_bytes > c.soc->ub_bytes) {
+    if (hw == Hardware::UB && c.ub_cursor + need_bytes > c.ub_space) {
         fail("UB_OVERFLOW", "InitBuffer", loc,
              "buffers need %llu bytes in total (%u already allocated + %d x %u), which exceeds the %u-byte Unified "
-             "Buffer of %s",
+             "Buffer of %s (cpu-sim places buffers up to %u bytes, and fails an access past the UB's end)",
+             static_cast<unsigned long long>(c.ub_cursor + need_bytes), c.ub_cursor, num, aligned, c.soc->ub_bytes,
+             c.soc->name, c.ub_space);
+    }
+    if (hw == Hardware::UB && c.ub_cursor + need_bytes > c.soc->ub_bytes && c.ub_cursor <= c.soc->ub_bytes) {
+        warn("UB_OVERFLOW", "InitBuffer", loc,
+             "buffers need %llu bytes in total (%u already allocated + %d x %u), more than the %u-byte Unified Buffer "
+             "of %s: the NPU places them without a check (CANN's CPU-debug build refuses them), and any access past "
+             "the end fails",
              static_cast<unsigned long long>(c.ub_cursor + need_bytes), c.ub_cursor, num, aligned, c.soc->ub_bytes,
              c.soc->name);
     }

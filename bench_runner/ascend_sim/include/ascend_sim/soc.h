@@ -68,7 +68,7 @@ struct SocProfile {
     int vector_cores;         // cores a vector-only (AIV_MODE) launch spreads over
     int cube_cores;           // AI cores (cube)
     double freq_mhz;          // clock used to turn cycles into microseconds
-    uint32_t ub_bytes;        // Unified Buffer capacity checked by InitBuffer
+    uint32_t ub_bytes;        // the physical Unified Buffer (accesses past it fail; see ub_address_space)
     uint32_t l1_bytes;
     uint32_t l0a_bytes, l0b_bytes, l0c_bytes;
     double hbm_gbps;          // chip-wide global-memory bandwidth (GB/s) for the HBM bound
@@ -117,6 +117,15 @@ struct SocProfile {
     // Cross-core flag round trip (CrossCoreSetFlag -> CrossCoreWaitFlag) [model]
     uint32_t cross_core_cycles = 100;
 };
+
+// UB address space TPipe::InitBuffer may place buffers in. On the NPU InitBuffer only computes
+// addresses (CANN checks the total against the UB size with ASCENDC_ASSERT, in its CPU-debug build
+// alone), so a kernel whose buffers add up to more than the UB runs as long as it never touches a
+// byte past the end; NPUKernelBench's own answers allocate temporaries they do not use on some
+// dtype paths. cpu-sim places buffers up to this bound (backed by memory it never lets a kernel
+// reach) and fails the first access past the physical UB; further than this, InitBuffer fails.
+inline constexpr uint32_t kUbAddressFactor = 4;
+inline uint32_t ub_address_space(const SocProfile& soc) { return soc.ub_bytes * kUbAddressFactor; }
 
 // msKPP 910B1 vector table (MSKPP), reused for every profile: no 310P data is public.
 #define ASCEND_SIM_VEC_TABLE_910B                                           \
