@@ -122,6 +122,28 @@ def test_a_scalar_access_past_the_end_of_the_ub_fails(sim):
     )
 
 
+def test_a_raw_pointer_access_past_the_end_of_the_ub_fails(sim):
+    """The address space past the UB holds placed buffers only: the kernel's own loads and stores
+    there through GetPhyAddr fault as on the NPU (no free scratch memory beyond 192 KiB). The
+    access hook cannot unwind, so the run ends at once with the finding on stderr (the evaluator
+    reads findings from there when the report is missing)."""
+    src = kernel("""
+    TBuf<TPosition::VECCALC> low, high;
+    pipe.InitBuffer(low, 190 * 1024);
+    pipe.InitBuffer(high, 8 * 1024);
+    LocalTensor<half> t = high.Get<half>();
+    __ubuf__ half* p = (__ubuf__ half*)t.GetPhyAddr();
+    p[0] = (half)1.0;  // byte 194560: inside
+    p[%s] = (half)1.0;
+""")
+    inside = sim.run(sim.build(src % "1023", args=2), 1, [np.ones(1024, np.float16), np.zeros(1024, np.float16)])
+    assert inside.returncode == 0, inside.stderr
+    past = sim.run(sim.build(src % "1024", args=2), 1, [np.ones(1024, np.float16), np.zeros(1024, np.float16)])
+    errors = [m for m in FINDING.finditer(past.stderr) if m.group(1) == "ERROR"]
+    assert past.returncode == 3 and errors and errors[0].group(6) == "UB_OVERFLOW", past.stderr
+    assert "stored 2 byte(s) at Unified Buffer byte 196608" in errors[0].group(7)
+
+
 def test_buffers_past_the_modelled_address_space_fail_at_initbuffer(sim):
     check(
         sim,

@@ -209,6 +209,25 @@ ASCEND_SIM_API uintptr_t kernel_owned(uintptr_t a, uint64_t bytes, const char* a
          n, reinterpret_cast<void*>(a), c->last_api[0] ? c->last_api : "(none)", c->last_loc.line);
 }
 
+// The UB address space past the physical UB (runtime.h, CoreCtx::ub_space) is backed by memory
+// only so that buffers can be placed there; the kernel's own loads and stores through a raw
+// pointer fault there as on the NPU, as the AscendC calls do (view_raw).
+// The access hooks are nothrow (called from the kernel's instrumented code), so the finding is
+// recorded and the run ends here, its report written, as kernel_owned does.
+[[noreturn]] static void past_ub_access(CoreCtx* c, uintptr_t rel, size_t n, bool write) {
+    ++c->in_api;  // emulator code from here on
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "the kernel's own code %s %zu byte(s) at Unified Buffer byte %llu, past the end of the %u-byte UB "
+                  "of %s (a buffer InitBuffer placed past the end, reached through a pointer): the NPU faults on such "
+                  "an access",
+                  write ? "stored" : "loaded", n, static_cast<unsigned long long>(rel), c->soc->ub_bytes,
+                  c->soc->name);
+    record(true, "UB_OVERFLOW", c->last_api[0] ? c->last_api : "(kernel code)", c->last_loc, msg, false);
+    fatal_exit();
+    std::_Exit(3);
+}
+
 static inline void note_read(CoreCtx* c, uintptr_t a, size_t n) {
     if (c->reads_pending == CoreCtx::kWatchedReads) verify_reads(*c);
     const uint32_t i = c->reads_pending++;
@@ -225,6 +244,7 @@ static inline void scalar_access(uintptr_t a, size_t n, bool write) {
     if (a >= c->stack_lo && a < c->kernel_stack_top && n <= c->kernel_stack_top - a) return;  // its locals
     const uint64_t units = (n + kScalarAccessBytes - 1) / kScalarAccessBytes;
     const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());
+    if (a + n > ub + c->soc->ub_bytes && a < ub + c->ub_space) past_ub_access(c, a - ub, n, write);
     if (a >= ub && a < ub + c->ub.size() && n <= ub + c->ub.size() - a) {
         const uint64_t cyc = units * c->soc->ub_scalar_cycles;
         c->s_now += cyc;
