@@ -423,7 +423,9 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
     summaries = []
     aliases = {o.alias: o for o in task.outputs if o.alias is not None}
     # A task with its own precision check (reference.check) is judged by it; the tolerance
-    # comparison still runs for its figures and to find elements the kernel never wrote.
+    # comparison still runs for its figures and to find what no check may let through: elements
+    # the kernel never wrote, and NaN/Inf where the golden has none (a tolerance test such as
+    # `abs_diff > tol` is false for NaN, so a check written that way would pass a NaN output).
     own_check = reference.has_check(task)
     decoded: dict[str, np.ndarray] = {}
     within: list[verify.OutputCheck] = []
@@ -441,7 +443,7 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
         tol = task.tolerance_for(spec.dtype.name, case) if spec.dtype.is_float else None
         chk = verify.compare(spec.name, got, want, spec.dtype, tol, trial.poison.get(spec.name))
         entry: dict[str, Any] = chk.to_dict()
-        if own_check and not chk.unwritten_count:
+        if own_check and not chk.unwritten_count and not chk.nan_inf_count:
             entry["passed"] = True  # the check below decides
             within.append(chk)
         elif not chk.passed:

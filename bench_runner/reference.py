@@ -15,7 +15,8 @@ evaluator's process; kernels are never run here. Its contract:
   precision rule, where the suite it comes from judges that way (NPUKernelBench's
   ``custom_check_precision``). ``expected`` and ``got`` map every output to an array, floats as
   float64 (the golden's convention). It replaces the ``[tolerance]`` comparison only: elements a
-  kernel never wrote and inputs it modified still fail, whatever the check says.
+  kernel never wrote, NaN/Inf where the golden is finite (or the reverse) and inputs it modified
+  still fail, whatever the check says.
 """
 
 from __future__ import annotations

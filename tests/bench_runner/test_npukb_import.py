@@ -332,7 +332,7 @@ def custom_check_precision(param, outputs, outputs_new):
 def test_a_tasks_custom_precision_check_judges_and_unwritten_outputs_still_fail(tmp_path: Path) -> None:
     """Issue #31: the benchmark's own custom_check_precision decides (here a 0.1 tolerance, where
     the default is 1e-3), run by the evaluator on the golden and the kernel's outputs; it never
-    lets through an element the kernel did not write."""
+    lets through an element the kernel did not write, nor a NaN where the golden has a number."""
     root = _fake_npukb(tmp_path / "npukb")
     val = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation"
     # The reference is 0.05 away from what the answer computes: past the default, within 0.1.
@@ -364,6 +364,12 @@ def test_a_tasks_custom_precision_check_judges_and_unwritten_outputs_still_fail(
     nothing = _without_output_writes(kernel)
     r = evaluate(task, nothing, host, path="host_device", use_cache=False, baseline=False)
     assert r.verdict == "wrong_answer" and any(d.category == "unwritten_output" for d in r.diagnostics), r.reason
+    # a check written as `abs_diff > tol` is false for NaN: NaN where the golden is finite still fails
+    nans = kernel.replace("Add(out, a, b, static_cast<int32_t>(n));",
+                          "Duplicate(out, static_cast<T>(__builtin_nanf(\"\")), static_cast<int32_t>(n));")
+    assert nans != kernel
+    r = evaluate(task, nans, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer" and any(d.category == "nan_inf" for d in r.diagnostics), r.reason
 
 
 def _without_output_writes(kernel: str) -> str:
