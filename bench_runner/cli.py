@@ -230,8 +230,11 @@ def _import_npukb(args: argparse.Namespace, out: TextIO) -> int:
     summary: dict[str, Any] = {"levels": report.by_level(), "skipped": report.skip_reasons()}
     if args.eval:
         summary["evaluation"] = _evaluate_imported(report, args.out, out, quiet=args.json)
+    full = {**summary, "tasks": [vars(t) for t in report.tasks], "checkout": _checkout_of(root)}
+    # The suite keeps its own import report (scripts/serve --npukb reads it to skip a re-import).
+    (args.out / npukb_import.REPORT_FILE).write_text(json.dumps(full, indent=1, default=str), encoding="utf-8")
     if args.json:
-        _dump({**summary, "tasks": [vars(t) for t in report.tasks]}, out)
+        _dump(full, out)
         return EXIT_OK
     out.write("\nlevel  tasks  imported  akgen tasks\n")
     for level, row in summary["levels"].items():
@@ -250,6 +253,19 @@ def _import_npukb(args: argparse.Namespace, out: TextIO) -> int:
                   "dropped cases count as failed)\n")
     out.write(f"suite written to {args.out} (use it with AKGEN_SUITE_DIR={args.out})\n")
     return EXIT_OK
+
+
+def _checkout_of(root: Path) -> dict[str, str | None]:
+    """Where the tasks came from: the checkout's path and git commit (None outside git)."""
+    import subprocess
+
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10, check=False)
+        commit = proc.stdout.strip() if proc.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        commit = None
+    return {"path": str(root.resolve()), "commit": commit}
 
 
 def _evaluate_imported(report: Any, suite: Path, out: TextIO, *, quiet: bool) -> dict[str, Any]:

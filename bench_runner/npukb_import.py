@@ -86,6 +86,10 @@ LARGE_CASE_LIMITS = {"run_wall_s": 120, "run_cpu_s": 240, "run_memory_mb": 8192}
 SOURCE_BYTES = 256 * 1024
 
 
+#: The import's report, written into the suite folder (`akgen suite import-npukb`).
+REPORT_FILE = "import-report.json"
+
+
 class ImportSkip(Exception):
     """A task (or case) that cannot be expressed as an akgen task; the message says why."""
 

@@ -21,11 +21,11 @@ from api import serializers as s
 from api.exceptions import error_body, flatten_errors
 from api.pagination import Pagination
 from api.permissions import HasScope, required_scope
+from bench_runner.contracts import MAX_SOURCE_BYTES
 from leaderboard.progress import run_progress
 from leaderboard.task_stats import RANKED_TOOLCHAIN, task_stats
 from submissions.intake import (
     MAX_REASONING_BYTES,
-    MAX_SOURCE_BYTES,
     api_submit,
     api_submit_batch,
     budget_of,

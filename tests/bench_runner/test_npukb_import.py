@@ -404,3 +404,22 @@ def test_a_check_that_raises_on_a_kernels_output_fails_that_output_not_the_judge
     task = tasks.get_task("scale_add_fp32_2d", tmp_path / "broken")
     with pytest.raises(TaskFormatError, match="a check that accepts the golden"):  # as a golden that raises
         evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)
+
+
+def test_the_cli_keeps_its_report_with_the_checkouts_commit_in_the_suite(tmp_path: Path) -> None:
+    """scripts/serve --npukb re-imports only when the checkout moved: it reads the commit the
+    suite's import-report.json records, with every task's import (and skip reasons)."""
+    from bench_runner import cli
+
+    root = _fake_npukb(tmp_path / "npukb")
+    git = ["git", "-C", str(root), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "fixture"], check=True)
+    head = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    out = tmp_path / "suite"
+    assert cli.main(["suite", "import-npukb", str(root), "--out", str(out)]) == 0
+    report = json.loads((out / npukb_import.REPORT_FILE).read_text())
+    assert report["checkout"] == {"path": str(root.resolve()), "commit": head}
+    assert [t["name"] for t in report["tasks"]] == ["ScaleAdd"] and report["levels"]["1"]["imported"] == 1
+    assert not tasks.load_suite(out).errors  # the report beside the task folders is not a task
