@@ -114,6 +114,23 @@ def test_the_imported_expert_passes_and_a_wrong_one_fails(imported: tuple[Path, 
     assert r.verdict == "wrong_answer", r.reason
 
 
+@pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim is not available here")
+def test_both_of_the_benchmarks_paths_on_one_task(imported: tuple[Path, npukb_import.ImportReport]) -> None:
+    """NPUKernelBench's kernel_only_mode is akgen's device_only (the answer's op_host is the
+    task's fixed host, the model writes op_kernel alone); host+device takes the model's op_host
+    too. One task offers both, and a host that tiles wrongly fails only where it is submitted."""
+    out, _ = imported
+    task = tasks.get_task("scale_add_fp16", out)
+    assert task.paths == ("device_only", "host_device")
+    kernel, host = task.expert_kernel.read_text(), task.expert_host.read_text()
+    assert evaluate(task, kernel, path="device_only", use_cache=False, baseline=False).verdict == "passed"
+    assert evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False).verdict == "passed"
+    wrong = host.replace("tiling.set_alpha(*alpha);", "tiling.set_alpha(*alpha + 1.0f);")
+    assert wrong != host
+    assert evaluate(task, kernel, wrong, path="host_device", use_cache=False, baseline=False).verdict == "wrong_answer"
+    assert evaluate(task, kernel, path="device_only", use_cache=False, baseline=False).verdict == "passed"
+
+
 def test_tasks_that_do_not_map_are_skipped_with_a_reason(tmp_path: Path) -> None:
     root = _fake_npukb(tmp_path / "npukb")
     prep = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation" / "prepare_inputs.py"
