@@ -151,14 +151,22 @@ inline bool kernel_allocated(const CoreCtx* c, uintptr_t a, size_t n) {
     return false;
 }
 
+// Whether `bytes` at `a` lie in the core's local memory arena (UB, its address space past the
+// physical end, then the cube memories): the one statement of that range, for kernel_object and
+// scalar_access.
+static inline bool in_local_arena(const CoreCtx* c, uintptr_t a, uint64_t bytes) {
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(c->ub.data());
+    const uintptr_t hi = lo + c->ub.size();
+    return a >= lo && a < hi && bytes <= hi - a;
+}
+
 // Whether `bytes` at `a` are the kernel's own memory: its stack frames, heap blocks allocated for
 // it, its core's local memory or GM the host allocated (or this is not the kernel's code at all).
 static inline bool kernel_object(const CoreCtx* c, uintptr_t a, uint64_t bytes) {
     if (!c || !c->in_kernel) return true;  // the host side, or the launcher's own objects
     if (a >= c->stack_lo && a < c->kernel_stack_top && bytes <= c->kernel_stack_top - a) return true;
     if (kernel_allocated(c, a, bytes)) return true;
-    const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());
-    if (a >= ub && a < ub + c->ub.size() && bytes <= ub + c->ub.size() - a) return true;
+    if (in_local_arena(c, a, bytes)) return true;
     for (const auto& w : rt().watches) {
         if (a >= w.lo && a < w.hi && bytes <= w.hi - a) return true;
     }
@@ -245,7 +253,7 @@ static inline void scalar_access(uintptr_t a, size_t n, bool write) {
     const uint64_t units = (n + kScalarAccessBytes - 1) / kScalarAccessBytes;
     const uintptr_t ub = reinterpret_cast<uintptr_t>(c->ub.data());
     if (a + n > ub + c->soc->ub_bytes && a < ub + c->ub_space) past_ub_access(c, a - ub, n, write);
-    if (a >= ub && a < ub + c->ub.size() && n <= ub + c->ub.size() - a) {
+    if (in_local_arena(c, a, n)) {
         const uint64_t cyc = units * c->soc->ub_scalar_cycles;
         c->s_now += cyc;
         c->pipe_busy[static_cast<int>(Pipe::S)] += cyc;
