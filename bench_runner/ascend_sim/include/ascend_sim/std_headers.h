@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>  // std::array: CANN kernels get it through kernel_operator.h (ReverseSequence)
 #include <atomic>
 #include <cassert>  // assert(): CANN kernels use it through kernel_operator.h
 #include <cmath>
