@@ -300,8 +300,14 @@ def _compile_and_run(task: tasks.Task, tc: Toolchain, job: sandbox.JobDir, sourc
             case_result = _judge_case(task, case, trials, run, state, submitted_host=not sources.host_is_fixed)
             _check_model(task, case, run, state, _min_cycles(tc, task, case, soc))
         state.cases.append(case_result)
-        if state.verdict is not None:
+        # A case that failed on its own (wrong values, a crash, a time limit) ends the evaluation,
+        # unless the task is scored per case (Task.every_case): then every case gets its verdict.
+        if state.verdict is not None and not (task.every_case and state.verdict in _PER_CASE_VERDICTS):
             return
+
+
+#: Failures that are one case's own: a task judged per case goes on to its next case after them.
+_PER_CASE_VERDICTS = frozenset({Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIMEOUT})
 
 
 def trial_seed(master: int, case: str, index: int) -> int:

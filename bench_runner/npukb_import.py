@@ -547,6 +547,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         'block_dim = "host"',
         "tiling = true",
         "workspace = true",
+        "every_case = true",  # scored per case: passed cases / all cases
         "",
     ]
     dims_of: dict[str, list[str]] = {}
@@ -681,7 +682,7 @@ def check(expected, got, attrs, case):
     want, new = _outputs(expected, case), _outputs(got, case)
     custom = getattr(_PREPARE, "custom_check_precision", None)
     if custom is not None:
-        return bool(custom(dict(_CASES[case.name]), want, new)[0]), "the task's custom_check_precision"
+        return bool(custom(dict(_CASES[case.name]), want, new)[0]), "NPUKernelBench's custom_check_precision"
     limits = _SPEC["precision"]
     return bool(check_precision(want, new, limits["max_abs_error"], limits["max_rel_error"])[0])
 

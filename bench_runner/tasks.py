@@ -121,6 +121,9 @@ class Task:
     extra: Mapping[str, Any] = field(default_factory=dict)
     #: For a derived static variant: the dynamic task it was made from (see static_variant).
     variant_of: str | None = None
+    #: Judge every case even after one fails (a suite scored per case, as NPUKernelBench is:
+    #: passed cases / all cases); by default the first failing case ends the evaluation.
+    every_case: bool = False
 
     @property
     def source_limit(self) -> int:
@@ -209,6 +212,7 @@ class Task:
             "tolerances": {k: {"rtol": v.rtol, "atol": v.atol} for k, v in self.tolerances.items()},
             "reduce_dim": self.reduce_dim,
             "source_bytes": self.source_limit,
+            "every_case": self.every_case,
             "version": self.version,
             "variant_of": self.variant_of,
         }
@@ -295,7 +299,7 @@ class _Reader:
 
 _TOP_KEYS = {"format", "slug", "title", "level", "category", "shape_mode", "entry", "paths",
              "block_dim", "tiling", "workspace", "kernel_mode", "inputs", "outputs", "attributes", "tolerance",
-             "limits", "cases", "extra"}
+             "limits", "cases", "extra", "every_case"}
 
 
 def load_task(folder: Path) -> Task:
@@ -351,6 +355,7 @@ def _load_task(folder: Path) -> Task:
         raise r.fail("block_dim", "a launch width 1..65535 or \"host\"", block_dim_raw)
     tiling = r.get("tiling", bool, "true or false", default=False)
     workspace = r.get("workspace", bool, "true or false", default=False)
+    every_case = r.get("every_case", bool, "true or false", default=False)
     kernel_mode = r.get("kernel_mode", str, "'aiv', 'aic' or 'mix'", default="aiv")
     if kernel_mode not in KERNEL_MODES:
         raise r.fail("kernel_mode", "'aiv', 'aic' or 'mix'", kernel_mode)
@@ -419,7 +424,7 @@ def _load_task(folder: Path) -> Task:
         tolerances=tolerances, reduce_dim=reduce_dim, reduce_base=reduce_base, limits=limits,
         root=folder, version=folder_digest(folder),
         host_template=host_template if host_template.is_file() else None,
-        include_dir=include_dir if include_dir.is_dir() else None, extra=extra,
+        include_dir=include_dir if include_dir.is_dir() else None, extra=extra, every_case=every_case,
     )
 
 

@@ -440,3 +440,28 @@ def test_the_cli_keeps_its_report_with_the_checkouts_commit_in_the_suite(tmp_pat
     assert report["checkout"] == {"path": str(root.resolve()), "commit": head}
     assert [t["name"] for t in report["tasks"]] == ["ScaleAdd"] and report["levels"]["1"]["imported"] == 1
     assert not tasks.load_suite(out).errors  # the report beside the task folders is not a task
+
+
+@pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim is not available here")
+def test_an_imported_task_judges_every_case_for_the_benchmarks_per_case_score(tmp_path: Path) -> None:
+    """NPUKernelBench scores passed cases / all cases: a kernel wrong on the first case must still
+    be judged on the others (every_case = true in imported tasks); akgen's own tasks stop at the
+    first failing case."""
+    root = _fake_npukb(tmp_path / "npukb")
+    val = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation"
+    # The reference disagrees with the answer on c0 (1024 elements) only.
+    (val / "module.py").write_text(_MODULE.replace(
+        "return x * alpha + y", "return x * alpha + y + (0.5 if x.numel() == 1024 else 0.0)"), encoding="utf-8")
+    out = tmp_path / "suite"
+    npukb_import.import_suite(root, out)
+    task = tasks.get_task("scale_add_fp16", out)
+    assert task.every_case and [c.name for c in task.cases] == ["c0", "c1"]
+    kernel, host = task.expert_kernel.read_text(), task.expert_host.read_text()
+    r = evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer" and "case c0" in r.reason
+    assert [(c.name, c.passed) for c in r.cases] == [("c0", False), ("c1", True)]
+    toml = out / "scale_add_fp16" / "task.toml"
+    toml.write_text(toml.read_text().replace("every_case = true", "every_case = false"), encoding="utf-8")
+    task = tasks.get_task("scale_add_fp16", out)
+    r = evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer" and [(c.name, c.passed) for c in r.cases] == [("c0", False)]
