@@ -484,6 +484,7 @@ ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api, boo
 ASCEND_SIM_API BlockInfo* owned_block(BlockInfo* b, const char* api, const SrcLoc& loc);
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
                                   uint32_t align, uint32_t hw_mask = kHwUB);
+ASCEND_SIM_API void ensure_ub_space(CoreCtx& c);
 ASCEND_SIM_API void ensure_cube_arena(CoreCtx& c);
 ASCEND_SIM_API void need(const LocalView& v, uint64_t bytes, const char* api, const char* role, const SrcLoc& loc);
 [[noreturn]] ASCEND_SIM_API void fail_past_ub(const LocalView& v, uint64_t first, const char* api, const char* role,

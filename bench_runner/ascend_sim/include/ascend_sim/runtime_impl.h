@@ -807,8 +807,10 @@ ASCEND_SIM_API void run_block(void (*fn)(void*), void* arg, int b, int role, int
         c.ub.reserve(off);
         c.ub_init.reserve(off);
     }
-    c.ub.assign(c.ub_space, 0xFF);  // stale contents: NaN for float types, -1 for integers
-    c.ub_init.assign(c.ub_space, 0);
+    // The physical UB only: the address space past it is materialised when a kernel's buffers
+    // reach it (ensure_ub_space), as the cube memories are (capacity is reserved, pointers stay).
+    c.ub.assign(r.soc->ub_bytes, 0xFF);  // stale contents: NaN for float types, -1 for integers
+    c.ub_init.assign(r.soc->ub_bytes, 0);
     c.static_block.addr = 0;
     c.static_block.len = r.soc->ub_bytes;
     c.static_block.is_static = true;
@@ -1138,6 +1140,12 @@ ASCEND_SIM_API std::string describe_block(const BlockInfo* b) {
     return buf;
 }
 
+ASCEND_SIM_API void ensure_ub_space(CoreCtx& c) {
+    if (c.ub.size() >= c.ub_space) return;
+    c.ub.resize(c.ub_space, 0xFF);
+    c.ub_init.resize(c.ub_space, 0);
+}
+
 ASCEND_SIM_API void ensure_cube_arena(CoreCtx& c) {
     if (c.cube_arena) return;
     c.cube_arena = true;
@@ -1398,6 +1406,7 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
              static_cast<unsigned long long>(c.ub_cursor + need_bytes), c.ub_cursor, num, aligned, c.soc->ub_bytes,
              c.soc->name, c.ub_space);
     }
+    if (hw == Hardware::UB && c.ub_cursor + need_bytes > c.soc->ub_bytes) ensure_ub_space(c);
     if (hw == Hardware::UB && c.ub_cursor + need_bytes > c.soc->ub_bytes && c.ub_cursor <= c.soc->ub_bytes) {
         warn("UB_OVERFLOW", "InitBuffer", loc,
              "buffers need %llu bytes in total (%u already allocated + %d x %u), more than the %u-byte Unified Buffer "
