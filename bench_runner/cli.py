@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, metavar="SUITE", help="folder to write the tasks into")
     p.add_argument("--only", nargs="*", default=[], metavar="NAME", help="only these tasks (e.g. Equal Muls)")
     p.add_argument("--limit", type=int, default=0, help="at most this many NPUKernelBench tasks")
+    p.add_argument("--max-case-elements", type=int, default=None, metavar="N",
+                   help="drop cases of more than N elements in all (default: none of the benchmark's is dropped; "
+                        "its 2^28-element Foreach cases take about a minute each to judge on one core)")
     p.add_argument("--eval", action="store_true", help="then evaluate each expert on cpu-sim and count per level")
     p.add_argument("--json", action="store_true")
     p = ssub.add_parser("validate", help="check task formats, expert kernels (every case) and templates (compile)")
@@ -226,11 +229,13 @@ def _import_npukb(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"L{rec.level} {rec.name:28} {what}\n")
             out.flush()
 
-    report = npukb_import.import_suite(root, args.out, only=args.only, limit=args.limit, on_task=show)
+    report = npukb_import.import_suite(root, args.out, only=args.only, limit=args.limit, on_task=show,
+                                       max_case_elements=args.max_case_elements)
     summary: dict[str, Any] = {"levels": report.by_level(), "skipped": report.skip_reasons()}
     if args.eval:
         summary["evaluation"] = _evaluate_imported(report, args.out, out, quiet=args.json)
-    full = {**summary, "tasks": [vars(t) for t in report.tasks], "checkout": _checkout_of(root)}
+    full = {**summary, "tasks": [vars(t) for t in report.tasks], "checkout": _checkout_of(root),
+            "max_case_elements": args.max_case_elements or npukb_import.MAX_CASE_ELEMENTS}
     # The suite keeps its own import report (scripts/serve --npukb reads it to skip a re-import).
     (args.out / npukb_import.REPORT_FILE).write_text(json.dumps(full, indent=1, default=str), encoding="utf-8")
     if args.json:

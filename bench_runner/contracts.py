@@ -41,7 +41,9 @@ SCHEMA_VERSION = 2
 #: 1.2.0: scalar work charged, device-code poison, byte accounting, traffic bound (issue #16).
 #: 1.3.0: token rules on preprocessor output, no load-time kernel code, bounded results (#16); the
 #:        public-AscendC surface, per-SoC __CCE_AICORE__, force-included PCH (#18).
-EVALUATOR_VERSION = "1.3.0"
+#: 1.4.0: one random trial for cases over 2^24 elements; kernels compiled once per core type
+#:        (g_coreType a constant); the device_only path's fixed host is not token-checked (#31).
+EVALUATOR_VERSION = "1.4.0"
 #: A speedup above this is flagged (``suspicious``, flag ``suspicious_speedup``) for review.
 SUSPICIOUS_SPEEDUP = 10.0
 #: Flags that make a passing result ``suspicious`` (never ranked until reviewed), whatever its

@@ -249,7 +249,8 @@ def _base(name: str) -> str:
 
 
 def check_object(kernel_object: Path, runtime_object: Path | None, source: str, *,
-                 entries: Collection[str] | None = None, file: str = "kernel.cpp") -> list[Diagnostic]:
+                 entries: Collection[str] | None = None, file: str = "kernel.cpp",
+                 passes: Collection[str] = ()) -> list[Diagnostic]:
     """Undefined symbols the kernel's own code reaches outside the allow-list, one diagnostic each,
     then the kernel's definitions that would replace a library routine (:func:`_interposed`).
 
@@ -260,7 +261,8 @@ def check_object(kernel_object: Path, runtime_object: Path | None, source: str, 
     ``entries`` (a file holding host code as well: a single-file sample's main()), only the
     functions of those names start the walk. An object without instrumentation (the header-only
     fallback build) is not checked: nothing in it is charged either. ``source`` (the text of
-    ``file``) only locates the line.
+    ``file``) only locates the line. ``passes``: the entries of the kernel's other compile passes
+    (a kernel compiled once per core type), which its dispatcher calls.
     """
     obj = elf_object.read(kernel_object)
     if obj is None:
@@ -282,7 +284,7 @@ def check_object(kernel_object: Path, runtime_object: Path | None, source: str, 
         for t in sorted(graph.refs.get(node, ())):
             target = syms[t]
             if not target.defined:
-                if target.name not in found and not allowed(target.name, exports):
+                if target.name not in found and target.name not in passes and not allowed(target.name, exports):
                     found[target.name] = _path(parent, node)
             elif t not in parent and (t in graph.instrumented or target.type == elf_object.STT_OBJECT):
                 parent[t] = node

@@ -16,7 +16,7 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +64,12 @@ from bench_runner.taxonomy import (
 from bench_runner.toolchains import CaseRun, Sources, Toolchain
 
 MIN_RANDOM_TRIALS = 3
+#: Cases holding more elements than this (inputs and outputs) draw one random trial besides the
+#: listed one. Random trials stop a kernel from carrying a case's outputs in its source; no
+#: source can carry this many (contracts.MAX_TASK_SOURCE_BYTES is 1 MiB), while every trial of
+#: such a case costs gigabytes of memory and seconds of drawing, emulating and checking
+#: (NPUKernelBench's largest cases hold 2^28 elements).
+HUGE_CASE_ELEMENTS = 1 << 24
 _USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
 #: Outcomes that may be the machine's fault: never cached (nor is any result that hit a time
 #: limit, such as a compile_error for a compile timeout: see _cacheable).
@@ -293,7 +299,7 @@ def _compile_and_run(task: tasks.Task, tc: Toolchain, job: sandbox.JobDir, sourc
     state.compiled = True
     for ci, case in enumerate(task.cases):
         with stage("run"):
-            trials = _make_trials(task, case, master, n_random)
+            trials = _make_trials(task, case, master, random_trials(task, case, n_random))
             state.seeds[case.name] = [t.seed for t in trials]
             run = tc.run_case(task, job, ci, case, trials, soc=soc)
         with stage("verify"):
@@ -337,6 +343,12 @@ def _trial_threads(n_trials: int) -> int:
     return max(1, min(n_trials, _MAX_TRIAL_THREADS, cores, int(cores - busy + 1.5)))
 
 
+def random_trials(task: tasks.Task, case: tasks.CaseSpec, asked: int) -> int:
+    """How many random trials ``case`` runs besides its listed one (see HUGE_CASE_ELEMENTS)."""
+    elements = _input_elements(task, case) + _elements(task.outputs, case)
+    return 1 if elements > HUGE_CASE_ELEMENTS else asked
+
+
 def _make_trials(task: tasks.Task, case: tasks.CaseSpec, master: int, n_random: int) -> list[Trial]:
     seeds = [(case.seed, True)] + [(trial_seed(master, case.name, i), False) for i in range(n_random)]
 
@@ -357,8 +369,12 @@ def _make_trials(task: tasks.Task, case: tasks.CaseSpec, master: int, n_random: 
 
 
 def _input_elements(task: tasks.Task, case: tasks.CaseSpec) -> int:
+    return _elements(task.inputs, case)
+
+
+def _elements(specs: Sequence[tasks.TensorSpec], case: tasks.CaseSpec) -> int:
     total = 0
-    for spec in task.inputs:
+    for spec in specs:
         n = 1
         for d in case.shape_of(spec):
             n *= d

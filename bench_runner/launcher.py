@@ -66,8 +66,31 @@ def kernel_declaration(task: Task, *, name: str | None = None) -> str:
 SIGNATURE_FILE = "akgen_signature.h"
 
 
+#: ``g_coreType`` in a compile pass for one core type: the constant bisheng gives it there.
+CORE_TYPE_CONSTANTS = {"aic": "(::AscendC::AIC)", "aiv": "(::AscendC::AIV)"}
+
+
+def core_passes(task: Task, kernel: str) -> tuple[str, ...]:
+    """The passes cpu-sim compiles the kernel in, as bisheng compiles one per core type.
+
+    An AIV or AIC launch has one core type, so ``g_coreType`` is that constant (Catlass's
+    ``template <int32_t CORE_TYPE = g_coreType>`` needs it at compile time). A MIX launch whose
+    code names ``g_coreType`` is compiled twice, once per core type ("aic", "aiv"); its cores each
+    run their own pass's code (a dispatcher in the AIC pass picks by the running core). Any other
+    MIX kernel is one pass ("mix") where ``g_coreType`` reads the running core at run time.
+    """
+    if task.kernel_mode in CORE_TYPE_CONSTANTS:
+        return (task.kernel_mode,)
+    return ("aic", "aiv") if "g_coreType" in kernel else ("mix",)
+
+
+def pass_symbol(task: Task, core: str) -> str:
+    """The entry's symbol in one pass of a kernel compiled once per core type."""
+    return f"{entry_symbol(task)}__{core}"
+
+
 def kernel_source(task: Task, submitted: str, host: op_project.HostFiles | None = None, *,
-                  rename_entry: bool = False) -> str:
+                  rename_entry: bool = False, core: str | None = None, split: bool = False) -> str:
     """The submitted kernel with the task's entry declaration appended, and in front what
     CANN's op build supplies to an op kernel (op_project.kernel_prelude: DTYPE_<NAME> macros for
     the task's dtypes; the host's tiling header when ``host`` brings one).
@@ -77,15 +100,42 @@ def kernel_source(task: Task, submitted: str, host: op_project.HostFiles | None 
     rather than wrapping the file in another translation unit, keeps the user's line numbers
     and lets the emulator's precompiled header apply to the kernel's own first include.
     ``rename_entry`` (cpu-sim): an entry named like a C library function becomes entry_symbol.
+    ``core`` (cpu-sim, core_passes): the pass's core type, "aic" or "aiv" making ``g_coreType``
+    that constant. ``split``: the pass is one of two; its entry is pass_symbol, and the AIC pass
+    also defines entry_symbol, which runs the running core's pass.
     """
-    renames = {task.entry: entry_symbol(task)} if rename_entry and entry_symbol(task) != task.entry else {}
-    return (
+    renames: dict[str, str] = {}
+    if split and core is not None:
+        renames[task.entry] = pass_symbol(task, core)
+    elif rename_entry and entry_symbol(task) != task.entry:
+        renames[task.entry] = entry_symbol(task)
+    if core is not None:  # cpu-sim: the emulator's headers treat this translation unit as device code
+        renames["AKGEN_DEVICE_TU"] = "1"
+    if core in CORE_TYPE_CONSTANTS:
+        renames["g_coreType"] = CORE_TYPE_CONSTANTS[core]
+    text = (
         op_build_prelude(task, submitted, host, renames)
         + submitted
         + ("" if submitted.endswith("\n") else "\n")
         + f'#line 1 "{SIGNATURE_FILE}"\n'
         + "// akgen: the task's kernel signature (see api_desc.md).\n"
         + f"{kernel_declaration(task)};\n"
+    )
+    if split and core == "aic":
+        text += _pass_dispatcher(task)
+    return text
+
+
+def _pass_dispatcher(task: Task) -> str:
+    """The entry of a kernel compiled once per core type: each core runs its own pass."""
+    args = ", ".join(task.kernel_args)
+    aic, aiv = pass_symbol(task, "aic"), pass_symbol(task, "aiv")
+    return (
+        f"#undef {task.entry}\n"
+        f"{kernel_declaration(task, name=aiv)};\n"
+        f"{kernel_declaration(task, name=entry_symbol(task))} {{\n"
+        f"    if (ASCEND_IS_AIC) {aic}({args}); else {aiv}({args});\n"
+        "}\n"
     )
 
 

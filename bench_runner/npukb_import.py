@@ -74,12 +74,15 @@ def akgen_dtype(torch_type: Any) -> str | None:
     return name if name in dtypes.NAMES else None
 
 
-#: Cases larger than this (elements of all tensors) are left out: cpu-sim emulates every element,
-#: and NPUKernelBench's largest Foreach cases hold 2^28 (a 16M-element case evaluates in ~6 s).
-MAX_CASE_ELEMENTS = 1 << 24
-#: Cases above this many elements get longer run limits than the sandbox's defaults.
+#: Cases larger than this (elements of all tensors) are left out. It is above NPUKernelBench's
+#: largest (the Foreach lists, 268,539,811 elements in all), so every case is imported: such a case
+#: evaluates in tens of seconds on one core, with one random trial (evaluate.HUGE_CASE_ELEMENTS).
+MAX_CASE_ELEMENTS = 1 << 29
+#: Cases above these many elements get longer run limits than the sandbox's defaults.
 LARGE_CASE_ELEMENTS = 1 << 22
 LARGE_CASE_LIMITS = {"run_wall_s": 120, "run_cpu_s": 240, "run_memory_mb": 8192}
+HUGE_CASE_ELEMENTS = 1 << 26
+HUGE_CASE_LIMITS = {"run_wall_s": 600, "run_cpu_s": 1200, "run_memory_mb": 16384}
 #: The longest kernel or host source an imported task accepts (the task's ``[limits]``). The
 #: benchmark sets none; its own answers reach 160 KiB (the L3 GEMMs carry Catlass expanded into
 #: one file), past akgen's 64 KiB default, and a model's answer may be as long as theirs.
@@ -179,7 +182,8 @@ def check_precision(outputs: Any, outputs_new: Any, max_abs_error: float,
         rel = diff / (torch.abs(want) + 1e-7)
         diffs.append(diff.reshape(-1))
         rels.append(rel.reshape(-1))
-        if not all(bool(torch.isfinite(t).all()) for t in (want, got, diff, rel)):
+        # A NaN or infinity in either output makes its difference non-finite too.
+        if not (bool(torch.isfinite(diff).all()) and bool(torch.isfinite(rel).all())):
             ok = False
         if bool(((diff > max_abs_error) & (rel > max_rel_error)).any()):
             ok = False
@@ -311,12 +315,13 @@ class _Case:
     forms: tuple[tuple[str, str], ...] = ()
 
 
-def import_task(folder: Path, out: Path) -> TaskImport:
-    """Write the akgen task(s) of one NPUKernelBench task folder into ``out``."""
+def import_task(folder: Path, out: Path, *, max_case_elements: int | None = None) -> TaskImport:
+    """Write the akgen task(s) of one NPUKernelBench task folder into ``out``; cases of more
+    elements than ``max_case_elements`` (default MAX_CASE_ELEMENTS) are dropped with their size."""
     level = int(re.sub(r"\D", "", folder.parent.parent.name) or 0)
     rec = TaskImport(folder.name, level)
     try:
-        rec.slugs = _import(folder, out, rec)
+        rec.slugs = _import(folder, out, rec, max_case_elements or MAX_CASE_ELEMENTS)
     except ImportSkip as exc:
         rec.skipped = str(exc)
     except Exception as exc:  # noqa: BLE001 - the benchmark's own Python failed: report, go on
@@ -324,7 +329,7 @@ def import_task(folder: Path, out: Path) -> TaskImport:
     return rec
 
 
-def _import(folder: Path, out: Path, rec: TaskImport) -> list[str]:
+def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list[str]:
     import numpy as np  # noqa: F401 - (the generated reference needs it; fail early here)
     import torch
 
@@ -368,7 +373,7 @@ def _import(folder: Path, out: Path, rec: TaskImport) -> list[str]:
     for row in read_cases(folder / "validation" / "test_cases.csv"):
         name = f"c{row.get('case_id', len(cases))}"
         try:
-            cases.append(_case(name, row, prepare, module, ins, outs, attrs, torch))
+            cases.append(_case(name, row, prepare, module, ins, outs, attrs, torch, max_elements))
         except ImportSkip as exc:
             rec.dropped_cases.append(f"{name}: {exc}")
         except Exception as exc:  # noqa: BLE001 - this case's inputs or reference fail on the CPU
@@ -397,7 +402,7 @@ def _import(folder: Path, out: Path, rec: TaskImport) -> list[str]:
 
 
 def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, outs: list, attrs: list,
-          torch: Any) -> _Case:
+          torch: Any, max_elements: int) -> _Case:
     torch.manual_seed(0)
     forward, init = draw(prepare, row)
     # Model(*init)(*forward): the values fill the OpDef's inputs, then its attributes, in order —
@@ -442,8 +447,8 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
             raise ImportSkip(f"output {t.name}: Model returns {type(r).__name__}")
         shapes[t.name] = tuple(r.shape) if r.dim() > 0 else (1,)
     elements = sum(math.prod(s) for s in shapes.values())
-    if elements > MAX_CASE_ELEMENTS:
-        raise ImportSkip(f"larger than {MAX_CASE_ELEMENTS} elements in all ({elements})")
+    if elements > max_elements:
+        raise ImportSkip(f"larger than {max_elements} elements in all ({elements})")
     wild = {t.name: k or "float32" for t, k in zip(ins, kinds, strict=True) if not t.ge_types}
     for t, r in zip(outs, results, strict=True):
         if not t.ge_types:
@@ -525,6 +530,27 @@ def _dtype_of(t: Any, combo: int, wild: tuple[tuple[str, str], ...] = ()) -> str
     return GE_TO_AKGEN[ge]
 
 
+_CORE_SPECIALISATION = re.compile(r"<\s*(?:AscendC\s*::\s*)?(AIC|AIV)\s*>\s*\(")
+_TASK_TYPE = re.compile(r"KERNEL_TASK_TYPE_DEFAULT\s*\(\s*KERNEL_TYPE_(AIC_ONLY|AIV_ONLY)\s*\)")
+
+
+def kernel_mode(kernel: str) -> str:
+    """How the answer's op build launches its kernel: "aic", "mix" or "aiv" (task.toml).
+
+    bisheng compiles a kernel once per core type its code needs: a Catlass kernel specialises
+    its ``operator()`` for ``AscendC::AIC`` (a cube-only GEMM, launched on the AI cube cores) or
+    for both (a MIX launch: each block one AIC and two AIVs); ``KERNEL_TASK_TYPE_DEFAULT`` says
+    it outright. Any other kernel is vector code on the AIV cores.
+    """
+    declared = _TASK_TYPE.search(kernel)
+    if declared:
+        return "aic" if declared[1] == "AIC_ONLY" else "aiv"
+    cores = set(_CORE_SPECIALISATION.findall(kernel))
+    if cores == {"AIC"}:
+        return "aic"
+    return "mix" if cores == {"AIC", "AIV"} else "aiv"
+
+
 def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins: list, outs: list, attrs: list,
                 combo: int, cases: list[_Case], kernel_text: str, kernel_headers: list[Path], bundle: str) -> None:
     wild = cases[0].wild
@@ -548,6 +574,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         "tiling = true",
         "workspace = true",
         "every_case = true",  # scored per case: passed cases / all cases
+        f"kernel_mode = {json.dumps(kernel_mode(kernel_text))}",
         "",
     ]
     dims_of: dict[str, list[str]] = {}
@@ -575,8 +602,10 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         lines += ["[[cases]]", f"name = {json.dumps(c.name)}",
                   "dims = { " + ", ".join(f"{k} = {v}" for k, v in dims.items()) + " }",
                   f"seed = {len(table) + 1}"]
-        if sum(math.prod(s) for s in c.shapes.values()) > LARGE_CASE_ELEMENTS:
-            lines.append("limits = { " + ", ".join(f"{k} = {v}" for k, v in LARGE_CASE_LIMITS.items()) + " }")
+        elements = sum(math.prod(s) for s in c.shapes.values())
+        if elements > LARGE_CASE_ELEMENTS:
+            limits = HUGE_CASE_LIMITS if elements > HUGE_CASE_ELEMENTS else LARGE_CASE_LIMITS
+            lines.append("limits = { " + ", ".join(f"{k} = {v}" for k, v in limits.items()) + " }")
         if c.lists:
             lines.append("lists = { " + ", ".join(f"{k} = {json.dumps([list(s) for s in v])}"
                                                   for k, v in c.lists.items()) + " }")
@@ -729,7 +758,8 @@ def golden(inputs, attrs, case):
 
 
 def import_suite(root: Path, out: Path, *, only: Sequence[str] = (), limit: int = 0,
-                 on_task: Callable[[TaskImport], None] | None = None) -> ImportReport:
+                 on_task: Callable[[TaskImport], None] | None = None,
+                 max_case_elements: int | None = None) -> ImportReport:
     """Import every task of the checkout at ``root`` into ``out`` (created); see the module doc."""
     out.mkdir(parents=True, exist_ok=True)
     report = ImportReport()
@@ -739,7 +769,7 @@ def import_suite(root: Path, out: Path, *, only: Sequence[str] = (), limit: int 
             continue
         if limit and len(report.tasks) >= limit:
             break
-        rec = import_task(folder, out)
+        rec = import_task(folder, out, max_case_elements=max_case_elements)
         report.tasks.append(rec)
         if on_task is not None:
             on_task(rec)

@@ -182,7 +182,8 @@ def check_preprocessed(pre: Preprocessed, originals: dict[str, str]) -> list[Dia
 
     ``pre.files`` maps a linemarker's file name to the reported one (``kernel.cpp``);
     ``originals`` holds the submitted texts by reported name, so an exemption is judged on the
-    line as written. A file entered from a submitted line outside ``pre.include_roots``
+    line as written; lines of the other files (the task's fixed host, which the kernel may
+    include for its tiling struct) are the task's, not the submitter's, and are not judged. A file entered from a submitted line outside ``pre.include_roots``
     (an ``#include`` through a macro) is refused too.
     """
     text, files, allowed_include_roots = pre.text, pre.files, pre.include_roots
@@ -227,6 +228,8 @@ def check_preprocessed(pre: Preprocessed, originals: dict[str, str]) -> list[Dia
                     exempt[key] = set().union(*(_fragments(i, macros, memo) for i in set(_IDENT.findall(written))))
         line += 1
     for (file, lineno), texts in lines.items():
+        if file not in originals:  # the task's own files (the fixed host of the device_only path)
+            continue
         clean = strip_comments_and_strings("\n".join(texts))
         device = _PP_DEVICE_RULES if file == "kernel.cpp" else []  # host code is not device code
         for rules, category in ((_PP_RULES, Category.SANDBOX_VIOLATION), (device, Category.DEVICE_CODE)):

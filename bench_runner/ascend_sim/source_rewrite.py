@@ -6,7 +6,10 @@ translates itself before compiling:
 * the kernel launch ``add_custom<<<blockDim, l2ctrl, stream>>>(x, y, z);`` (CUDA-style
   "kernel call operator"; CANN 7/8 samples and direct-launch sources), and
 * the function attribute ``extern "C" __global__ [aicore] void f(...)`` (bisheng's spelling of
-  ``__aicore__``, seen in generated and hand-written public kernels).
+  ``__aicore__``, seen in generated and hand-written public kernels),
+
+and one C++ construct bisheng (clang) accepts and g++ does not: explicit specialisations of
+member function templates inside their class (Catlass; ``member_specialization.py``).
 
 cpu-sim compiles the file unchanged otherwise, so these are rewritten as text, before g++ sees
 it: ``K<<<cfg>>>(args)`` becomes ``K ->* __ascendc_kernel_launch("K", cfg)(args)`` (the
@@ -21,11 +24,14 @@ from __future__ import annotations
 
 import re
 
+from bench_runner.ascend_sim import member_specialization
+
 #: The emulator's launch helper (bench_runner/ascend_sim/include/ascend_sim/kernel_launch.h).
 LAUNCH_FN = "__ascendc_kernel_launch"
 
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_AICORE = re.compile(r"\[[ \t]*aicore[ \t]*\]")
+#: ``[aicore]``, and bisheng's two-target spelling ``[host, aicore]`` (Catlass's CATLASS_HOST_DEVICE).
+_AICORE = re.compile(r"\[[ \t]*(?:host[ \t]*,[ \t]*)?aicore(?:[ \t]*,[ \t]*host)?[ \t]*\]")
 #: Words that may stand right before ``[aicore]`` in a declaration (anything else before it
 #: makes the brackets a subscript, as in ``cores[aicore]``).
 _DECL_WORDS = frozenset({"__global__", "extern", "static", "inline", "__inline__", "__forceinline__", "__aicore__",
@@ -36,10 +42,10 @@ _LAMBDA_WORDS = frozenset({"mutable", "constexpr", "consteval", "noexcept"})
 
 def rewrite(text: str) -> str:
     """``text`` with ``<<<…>>>`` launches and ``[aicore]`` attributes turned into plain C++."""
-    if "<<<" not in text and "aicore" not in text:
+    if "<<<" not in text and "aicore" not in text and "template" not in text:
         return text
     code = code_mask(text)
-    edits = _launch_edits(text, code) + _aicore_edits(code)
+    edits = _launch_edits(text, code) + _aicore_edits(code) + member_specialization.edits(code)
     if not edits:
         return text
     edits.sort()
@@ -249,6 +255,10 @@ def _aicore_edits(code: str) -> list[tuple[int, int, str]]:
                 after_decl_word = True
             elif ch not in ';{}">':
                 continue  # `)` or `]` before it: a subscript; `=` `,` `(`: a lambda
+        if after_decl_word and _ends_macro_line(code, m.end()):
+            # `#define CATLASS_DEVICE __forceinline__ [aicore]`: the attribute, at a macro's end
+            edits.append((m.start(), m.end(), " " * (m.end() - m.start())))
+            continue
         q = _next_significant(code, m.end())
         if q >= len(code) or not (code[q] in _IDENT_CHARS or (code[q] == "~" and after_decl_word)) \
                 or code[q].isdigit():
@@ -260,3 +270,13 @@ def _aicore_edits(code: str) -> list[tuple[int, int, str]]:
             continue
         edits.append((m.start(), m.end(), " " * (m.end() - m.start())))
     return edits
+
+
+def _ends_macro_line(code: str, i: int) -> bool:
+    """Whether only blanks follow ``i`` on its line, and the line is a ``#define``."""
+    end = code.find("\n", i)
+    end = len(code) if end < 0 else end
+    if code[i:end].strip():
+        return False
+    start = code.rfind("\n", 0, i) + 1
+    return re.match(r"[ \t]*#[ \t]*define\b", code[start:end]) is not None

@@ -17,6 +17,7 @@ import shlex
 import shutil
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -144,13 +145,15 @@ class CpuSim(Toolchain):
         files = _box_sources(task, sources)
         if isinstance(files, BuildOutcome):
             return files
-        kernel_text, host_files = files
+        kernels, host_files = files
         refused = static_check.device_code_findings(sources.kernel, "kernel.cpp")
         if refused:  # a compile error at the kernel's line, before the compiler runs
             return BuildOutcome(False, "\n".join(f"{d.file}:{d.line}: error: {d.message}" for d in refused), refused,
                                 None, time.monotonic() - start)
-        (box / "kernel.cpp").write_text(kernel_text, encoding="utf-8")
+        for name, text in kernels.items():
+            (box / name).write_text(text, encoding="utf-8")
         inputs: list[Path] = [Path("kernel.cpp")]
+        other_passes = [Path(name) for name in kernels if name != "kernel.cpp"]
         host_source: Path | None = None
         prebuilt = {"main.o": {"main.cpp": launcher.main_cpp(task)}}
         for name, text in host_files.items():  # the kernel may include the host's tiling header
@@ -171,15 +174,18 @@ class CpuSim(Toolchain):
             shutil.copyfile(obj, box / obj_name)
             inputs.append(Path(obj_name))
         res = self._compile(task, box, job.logs / "compile", inputs, Path("prog"), link=True, soc=soc,
-                            kernel_object=KERNEL_OBJECT, host_source=host_source)
+                            kernel_object=KERNEL_OBJECT, host_source=host_source, other_passes=other_passes)
         log = (res.stdout + res.stderr).strip()
         if res.truncated:
             log += "\n[akgen: compile log truncated]"
         ok = res.exit_code == 0 and res.limit is None and (box / "prog").is_file()
         # Checked first: the link of such an object fails with an unhelpful undefined reference.
-        early = load_time_code(box / KERNEL_OBJECT) if res.limit is None else []
+        kernel_objects = [box / KERNEL_OBJECT, *(box / p.with_suffix(".o") for p in other_passes)]
+        early = [d for obj in kernel_objects for d in load_time_code(obj)] if res.limit is None else []
         if not early and ok:  # what the kernel's code calls: the device-code allow-list
-            early = device_code.check_object(box / KERNEL_OBJECT, _runtime_object(soc), sources.kernel)
+            passes = {launcher.pass_symbol(task, p.stem.removeprefix("kernel_")) for p in other_passes}
+            early = [d for obj in kernel_objects
+                     for d in device_code.check_object(obj, _runtime_object(soc), sources.kernel, passes=passes)]
         if not early and host_source is not None and res.limit is None:
             early = host_object.breaches(box / host_object.CONFINED_OBJECT)
         if early:
@@ -203,8 +209,8 @@ class CpuSim(Toolchain):
         built = _box_sources(task, sources)  # what the compile sees
         if isinstance(built, BuildOutcome):
             return None
-        kernel_text, host_files = built
-        files = {"kernel.cpp": kernel_text, **host_files}
+        kernels, host_files = built
+        files = {"kernel.cpp": kernels["kernel.cpp"], **host_files}
         compiled = ["kernel.cpp"]
         if task.needs_host and not sources.host_is_fixed and sources.host is not None:
             compiled.append("host.cpp")
@@ -229,11 +235,14 @@ class CpuSim(Toolchain):
     def _compile(self, task: Task, box: Path, logs: Path, inputs: list[Path], output: Path, *,
                  link: bool, preprocess: bool = False, soc: str | None = None,
                  kernel_object: Path | None = None, host_source: Path | None = None,
-                 instrumented: bool = True) -> sandbox.SandboxResult:
+                 instrumented: bool = True, other_passes: Sequence[Path] = ()) -> sandbox.SandboxResult:
         """g++ in the sandbox. ``kernel_object``: with ``link``, compile ``inputs[0]`` to that
         object first and link it with the rest, in one sandboxed shell (the object is inspected
         afterwards: load_time_code). ``host_source``: a submitted host translation unit, compiled
         there too and confined (host_object.objcopy_argv) before it joins the link.
+        ``other_passes``: the kernel's further compile passes (launcher.core_passes), each compiled
+        to its own object whose functions are made local but for its entry, so each core type runs
+        its own pass's copies of code that differs between passes.
         ``instrumented=False``: a driver object, compiled without the scalar-work call-backs
         (build.UNINSTRUMENTED_FLAGS; the precompiled header then does not apply)."""
         mod = _require_build()
@@ -266,16 +275,22 @@ class CpuSim(Toolchain):
             visible = sandbox.visible_copy(Path(pch))
             mounts.append(sandbox.Mount(visible))
         if link and kernel_object is not None:
-            steps = [command(inputs[:1], kernel_object, "-c") + list(device_code.KERNEL_COMPILE_FLAGS)]
-            if pch is not None:  # calls of C routines go to the runtime's charged copies (device_code.py)
-                steps.append(device_code.rename_argv(kernel_object, Path(pch) / runtime))
-            rest = inputs[1:]
+            steps: list[str] = []
+            objects = [(inputs[0], kernel_object)] + [(p, p.with_suffix(".o")) for p in other_passes]
+            for source, obj in objects:
+                steps.append(shlex.join(command([source], obj, "-c") + list(device_code.KERNEL_COMPILE_FLAGS)))
+                if pch is not None:  # calls of C routines go to the runtime's charged copies (device_code.py)
+                    steps.append(shlex.join(device_code.rename_argv(obj, Path(pch) / runtime)))
+                if obj != kernel_object:
+                    steps.append(_localize_pass(obj, launcher.pass_symbol(task, obj.stem.removeprefix("kernel_"))))
+            rest = [obj for _, obj in objects[1:]] + inputs[1:]
             if host_source is not None:
-                steps += [command([host_source], host_object.SOURCE_OBJECT, "-c") + list(host_object.COMPILE_FLAGS),
-                          host_object.objcopy_argv()]
+                steps += [shlex.join(command([host_source], host_object.SOURCE_OBJECT, "-c")
+                                     + list(host_object.COMPILE_FLAGS)),
+                          shlex.join(host_object.objcopy_argv())]
                 rest = [*rest, host_object.CONFINED_OBJECT]
-            steps.append(command([kernel_object, *rest], output, None))
-            argv = ["/bin/sh", "-c", " && ".join(shlex.join(step) for step in steps)]
+            steps.append(shlex.join(command([kernel_object, *rest], output, None)))
+            argv = ["/bin/sh", "-c", " && ".join(steps)]
         else:
             argv = command(inputs, output, None if link else ("-E" if preprocess else "-c"))
             if not instrumented:
@@ -418,11 +433,12 @@ def load_time_code(obj: Path) -> list[taxonomy.Diagnostic]:
         f"(sections {', '.join(found)})", "kernel.cpp", None, None, "compile")]
 
 
-def _box_sources(task: Task, sources: Sources) -> tuple[str, dict[str, str]] | BuildOutcome:
-    """kernel.cpp's text and the host side's files (host.cpp and a bundle's headers), as the
-    build directory holds them: bisheng-only syntax (<<<>>> launches, [aicore]) rewritten as C++
-    with line numbers kept (ascend_sim/source_rewrite.py), the op build's prelude in front of the
-    kernel (op_project.py). A host bundle that breaks the layout rules is a compile error."""
+def _box_sources(task: Task, sources: Sources) -> tuple[dict[str, str], dict[str, str]] | BuildOutcome:
+    """The kernel's compile passes (kernel.cpp, and kernel_aiv.cpp for a kernel compiled once per
+    core type: launcher.core_passes) and the host side's files (host.cpp and a bundle's headers),
+    as the build directory holds them: bisheng-only syntax (<<<>>> launches, [aicore]) rewritten
+    as C++ with line numbers kept (ascend_sim/source_rewrite.py), the op build's prelude in front
+    of the kernel (op_project.py). A host bundle that breaks the layout rules is a compile error."""
     rewrite = source_rewrite.rewrite
     host = None
     if sources.host is not None:
@@ -431,8 +447,31 @@ def _box_sources(task: Task, sources: Sources) -> tuple[str, dict[str, str]] | B
         except op_project.BundleError as exc:
             diag = taxonomy.Diagnostic(taxonomy.Category.FORMAT, str(exc), "host.cpp", source="harness")
             return BuildOutcome(False, str(exc), [diag])
-    kernel = launcher.kernel_source(task, rewrite(sources.kernel), host, rename_entry=True)
-    return kernel, (launcher.host_box_files(host) if host is not None else {})
+    kernel = rewrite(sources.kernel)
+    passes = launcher.core_passes(task, kernel)
+    split = len(passes) > 1
+    texts = {_pass_file(core, i): launcher.kernel_source(task, kernel, host, rename_entry=True, core=core, split=split)
+             for i, core in enumerate(passes)}
+    return texts, (launcher.host_box_files(host) if host is not None else {})
+
+
+def _localize_pass(obj: Path, keep: str) -> str:
+    """Shell step giving every function the object defines a name of its own (``<name>__akgen_<core>``),
+    but its pass's entry: two passes define the same inline and template functions with bodies
+    that may differ (code that tests ``g_coreType``), and the link must not merge them. The
+    local signatures of their COMDAT groups (type n: a constructor's C5 group) are renamed too,
+    so neither pass's group drops the other's.
+    Data keeps its names: the emulator's per-thread state is one object shared by every pass."""
+    listing = obj.with_suffix(".syms")
+    suffix = f"__akgen_{obj.stem.removeprefix('kernel_')}"
+    return (f"nm -P --defined-only {shlex.quote(str(obj))} | "
+            f"sed -n -e '/^{keep} /d' -e 's/^\\([^ ]*\\) [TWn] .*/\\1 \\1{suffix}/p' > {shlex.quote(str(listing))} && "
+            f"objcopy --redefine-syms={shlex.quote(str(listing))} {shlex.quote(str(obj))}")
+
+
+def _pass_file(core: str, index: int) -> str:
+    """kernel.cpp for the first (or only) pass, kernel_<core>.cpp for the others."""
+    return "kernel.cpp" if index == 0 else f"kernel_{core}.cpp"
 
 
 def _write_task_headers(task: Task, box: Path) -> None:

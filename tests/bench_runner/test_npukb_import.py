@@ -95,6 +95,7 @@ def test_one_akgen_task_per_dtype_combination_and_rank(imported: tuple[Path, npu
     assert spec["attributes"] == {"alpha": 0.5} and spec["cases"][1]["attributes"] == {"alpha": -2.0}
     assert spec["cases"][1]["dims"] == {"x_d0": 33, "x_d1": 7, "y_d0": 33, "y_d1": 7, "z_d0": 33, "z_d1": 7}
     assert spec["workspace"] is True and spec["entry"] == "scale_add"
+    assert spec["kernel_mode"] == "aiv"  # vector code: the AIV cores
     loaded = tasks.load_suite(out)
     assert not loaded.errors and len(loaded.tasks) == 3
 
@@ -129,6 +130,12 @@ def test_both_of_the_benchmarks_paths_on_one_task(imported: tuple[Path, npukb_im
     assert wrong != host
     assert evaluate(task, kernel, wrong, path="host_device", use_cache=False, baseline=False).verdict == "wrong_answer"
     assert evaluate(task, kernel, path="device_only", use_cache=False, baseline=False).verdict == "passed"
+    # A kernel whose macros make the static rules read the preprocessed tokens (token pasting):
+    # on device_only they judge the kernel's lines, not the task's fixed op_host that the kernel
+    # includes for its tiling struct (REGISTER_TILING_DATA_CLASS expands to emulator internals).
+    pasting = "#define AKGEN_CAT(a, b) a##b\n" + kernel
+    result = evaluate(task, pasting, path="device_only", use_cache=False, baseline=False)
+    assert result.verdict == "passed", (result.reason, [d.message for d in result.diagnostics[:2]])
 
 
 def test_tasks_that_do_not_map_are_skipped_with_a_reason(tmp_path: Path) -> None:
@@ -302,6 +309,10 @@ def test_large_cases_get_longer_run_limits(tmp_path: Path, monkeypatch: pytest.M
     fp16 = tomllib.loads((tmp_path / "out" / "scale_add_fp16" / "task.toml").read_text())
     assert all("limits" not in c for c in fp16["cases"])  # [4, 256] and [33, 7]: small
     assert not any("larger than" in d for d in rec.dropped_cases)
+    monkeypatch.setattr(npukb_import, "HUGE_CASE_ELEMENTS", 3 * 4 * 1024 - 1)
+    npukb_import.import_suite(root, tmp_path / "out3")
+    spec = tomllib.loads((tmp_path / "out3" / "scale_add_fp32_2d" / "task.toml").read_text())
+    assert spec["cases"][0]["limits"] == npukb_import.HUGE_CASE_LIMITS
     monkeypatch.setattr(npukb_import, "MAX_CASE_ELEMENTS", 3 * 4 * 1024 - 1)
     (rec,) = npukb_import.import_suite(root, tmp_path / "out2").tasks
     assert any(d.startswith("c3: larger than 12287 elements in all (12288)") for d in rec.dropped_cases), rec
@@ -465,3 +476,24 @@ def test_an_imported_task_judges_every_case_for_the_benchmarks_per_case_score(tm
     task = tasks.get_task("scale_add_fp16", out)
     r = evaluate(task, kernel, host, path="host_device", use_cache=False, baseline=False)
     assert r.verdict == "wrong_answer" and [(c.name, c.passed) for c in r.cases] == [("c0", False)]
+
+
+CATLASS_CUBE_ONLY = """
+struct Kernel {
+    template <int32_t CORE_TYPE = g_coreType> void operator()(Params const &params);
+    template <> void operator()<AscendC::AIC>(Params const &params) {}
+};
+"""
+
+
+@pytest.mark.parametrize(("kernel", "mode"), [
+    (CATLASS_CUBE_ONLY, "aic"),
+    (CATLASS_CUBE_ONLY + "template <> void Kernel::operator()<AscendC::AIV>(Params const &params) {}\n", "mix"),
+    ("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);", "aic"),
+    ("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);", "aiv"),
+    ("if (g_coreType == AscendC::AIV) { DataCopy(a, b, 8); }", "aiv"),
+])
+def test_the_launch_mode_follows_the_core_types_the_answer_is_written_for(kernel: str, mode: str) -> None:
+    """A Catlass kernel specialised for the AIC only runs on the cube cores; one specialised for
+    both is a MIX launch (bisheng compiles a pass per core type); anything else is vector code."""
+    assert npukb_import.kernel_mode(kernel) == mode

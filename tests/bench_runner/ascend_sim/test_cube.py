@@ -278,17 +278,41 @@ def test_fixpipe_unsupported_on_310p(sim):
 
 
 def test_cube_buffer_on_vector_core(sim):
+    """InitBuffer only places a buffer (on the NPU it is address arithmetic: Catlass sets up every
+    memory on every core); using a memory the core lacks is what fails."""
     misuse(sim, """
-    TQue<TPosition::A1, 1> q;
-    pipe.InitBuffer(q, 1, 1024);  /*HERE*/
-""", "BAD_PARAM", api="InitBuffer", text="vector core (AIV)", mode="AIV_MODE")
+    TBuf<TPosition::A1> q;
+    pipe.InitBuffer(q, 1024);
+    LocalTensor<half> a = q.Get<half>();
+    DataCopy(a, gx, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));  /*HERE*/
+""", "BAD_PARAM", api="DataCopy", text="vector core (AIV)", mode="AIV_MODE")
 
 
 def test_vector_buffer_on_cube_core(sim):
     misuse(sim, """
     TQue<TPosition::VECIN, 1> q;
-    pipe.InitBuffer(q, 1, 1024);  /*HERE*/
-""", "BAD_PARAM", api="InitBuffer", text="cube core (AIC)")
+    pipe.InitBuffer(q, 1, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    DataCopy(a, gx, 512);  /*HERE*/
+""", "BAD_PARAM", api="DataCopy", text="cube core (AIC)")
+
+
+def test_every_memory_placed_on_every_core_and_tbufs_kept_past_destroy(sim):
+    """Catlass's Arch::Resource: every core type places L1, L0A/B/C, the bias table and the UB as
+    TBufs, destroys the pipe, and keeps using the tensors of the memories it has."""
+    src = PRELUDE + """
+    TBuf<TPosition::A1> l1; TBuf<TPosition::A2> l0a; TBuf<TPosition::CO1> l0c; TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(l1, 8192); pipe.InitBuffer(l0a, 8192); pipe.InitBuffer(l0c, 8192); pipe.InitBuffer(ub, 4096);
+    LocalTensor<half> a1 = l1.Get<half>();
+    LocalTensor<half> a2 = l0a.Get<half>();
+    pipe.Destroy();
+    DataCopy(a1, gx, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+}
+"""
+    exe = sim.build(src, args=2, defines={"KERNEL_MODE": "AIC_MODE"})
+    run = sim.run(exe, 1, [np.ones(1024, np.float16), np.zeros(512, np.float32)])
+    assert run.returncode == 0 and not run.codes("error"), run.stderr
 
 
 def test_mmad_dtype_compile_error(sim):

@@ -99,7 +99,12 @@ struct CoreTypeVar {
 };
 }  // namespace sim
 }  // namespace AscendC
+// A kernel compiled for one core type (cpu-sim's AIV, AIC or split MIX passes: launcher.
+// core_passes) gets `#define g_coreType (::AscendC::AIV)` or AIC after this header, the constant
+// bisheng gives it; a MIX kernel compiled once keeps this run-time reading.
+#ifndef g_coreType
 inline constexpr ::AscendC::sim::CoreTypeVar g_coreType{};
+#endif
 
 namespace AscendC {
 
@@ -533,3 +538,32 @@ private:
 // GetTPipePtr()`), so examples call them unqualified without `using namespace AscendC`.
 using AscendC::GetSysWorkSpacePtr;
 using AscendC::GetTPipePtr;
+
+// bisheng gives device code scalar `min` and `max` at global scope (Catlass-based NPUKernelBench
+// answers call `min(actualShape.k(), L1TileShape::K)` unqualified in namespace Catlass). Both
+// arguments reach these through a user-defined conversion, so any other `min` that matches (a
+// kernel's own, `std::min`, Catlass's `tla::min`) is preferred; the result converts to the type
+// the caller stores it in.
+namespace AscendC {
+namespace sim {
+struct ScalarArg {
+    template <class T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
+    __aicore__ constexpr ScalarArg(T v)  // NOLINT: implicit on purpose
+        : is_float(std::is_floating_point<T>::value), i(static_cast<int64_t>(v)), d(static_cast<double>(v)) {}
+    template <class T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
+    __aicore__ constexpr operator T() const { return is_float ? static_cast<T>(d) : static_cast<T>(i); }
+    __aicore__ constexpr bool less(const ScalarArg& o) const {
+        return (is_float || o.is_float) ? d < o.d : i < o.i;
+    }
+    bool is_float;
+    int64_t i;
+    double d;
+};
+}  // namespace sim
+}  // namespace AscendC
+__aicore__ inline constexpr ::AscendC::sim::ScalarArg min(::AscendC::sim::ScalarArg a, ::AscendC::sim::ScalarArg b) {
+    return b.less(a) ? b : a;
+}
+__aicore__ inline constexpr ::AscendC::sim::ScalarArg max(::AscendC::sim::ScalarArg a, ::AscendC::sim::ScalarArg b) {
+    return a.less(b) ? b : a;
+}

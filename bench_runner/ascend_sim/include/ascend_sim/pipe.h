@@ -97,7 +97,10 @@ public:
 
     // Releases every buffer (they become invalid) so InitBuffer can start again.
     __aicore__ inline void Reset(ASCEND_SIM_LOC) { sim::tpipe_reset(loc); }
-    __aicore__ inline void Destroy(ASCEND_SIM_LOC) { sim::tpipe_reset(loc); }
+    // Releases the pipe (queues, cursors) for a new round of InitBuffer. TBuf tensors obtained
+    // before stay usable: on the NPU a buffer is only an address, and Catlass's Arch::Resource
+    // destroys its pipe right after taking every memory as a TBuf tensor.
+    __aicore__ inline void Destroy(ASCEND_SIM_LOC) { sim::tpipe_reset(loc, /*keep_tbufs=*/true); }
     __aicore__ inline void Init() {}
 };
 

@@ -161,6 +161,9 @@ struct BlockInfo {
     Hardware hw = Hardware::UB;  // physical memory (addr is relative to the whole local arena)
     bool is_tbuf = false;
     bool is_static = false;
+    // A memory this core type does not have (the UB on an AIC, L1/L0 on an AIV): InitBuffer only
+    // computes addresses, as on the NPU (Catlass sets up every memory on every core); a use fails.
+    bool absent = false;
     const void* owner = nullptr;
     int index = 0;
     uint32_t slot = 0;       // position in its core's `blocks` (owned_block); kStaticSlot for static_block
@@ -499,7 +502,7 @@ inline void mark_written(const LocalView& v, uint64_t off, uint64_t bytes) {
 // Pipe, queues and flags.
 ASCEND_SIM_API void tpipe_created(void* pipe, const SrcLoc& loc);
 ASCEND_SIM_API void tpipe_destroyed(void* pipe);
-ASCEND_SIM_API void tpipe_reset(const SrcLoc& loc);
+ASCEND_SIM_API void tpipe_reset(const SrcLoc& loc, bool keep_tbufs = false);
 ASCEND_SIM_API void* tpipe_current();
 ASCEND_SIM_API TEventID event_alloc(HardEvent evt, const SrcLoc& loc);
 ASCEND_SIM_API void event_release(HardEvent evt, TEventID id, const SrcLoc& loc);

@@ -586,20 +586,24 @@ ASCEND_SIM_API bool gm_contains(const void* p, uint64_t bytes, std::string* why)
     return false;
 }
 
-// Whether an access of [p, p + bytes) ends inside the 32-byte block that holds its buffer's last
-// byte. The NPU's allocators hand out whole blocks (aclrtMalloc aligns to 32 bytes, torch_npu's
-// allocator to 512), so a DataCopy that moves a short tensor as one whole block is what public
-// kernels do (NPUKernelBench's one-element inputs and outputs) and touches only the buffer's own
-// padding there. GmAlloc maps whole pages, so the padding is the buffer's memory here too; the
-// harness reads back only the tensor's bytes.
-ASCEND_SIM_API bool gm_in_last_block(const void* p, uint64_t bytes) {
+// Whether an access of [p, p + bytes) ends inside the `granule`-byte block that holds its buffer's
+// last byte. The NPU's allocators hand out whole blocks (aclrtMalloc aligns to 32 bytes, torch_npu's
+// caching allocator, which holds every NPUKernelBench tensor, rounds sizes up to 512), so a DataCopy
+// that moves a short tensor as one whole block is what public kernels do (NPUKernelBench's
+// one-element inputs and outputs; Catlass's bias rows read as 512-byte bursts) and touches only the
+// buffer's own padding there. GmAlloc maps whole pages, so the padding is the buffer's memory here
+// too; the harness reads back only the tensor's bytes.
+constexpr uint64_t kGmReadGranule = 512;   // a read may end anywhere in the allocator's last block
+constexpr uint64_t kGmWriteGranule = 32;   // a write only in the last 32-byte block (with a warning)
+
+ASCEND_SIM_API bool gm_in_last_block(const void* p, uint64_t bytes, uint64_t granule) {
     Runtime& r = rt();
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);
     std::shared_lock<std::shared_mutex> lk(r.gm_mu);
     auto it = r.gm.upper_bound(a);
     if (it == r.gm.begin()) return false;
     --it;
-    const uint64_t padded = (it->second + 31) / 32 * 32;
+    const uint64_t padded = (it->second + granule - 1) / granule * granule;
     return a >= it->first && a < it->first + it->second && a + bytes <= it->first + padded;
 }
 
@@ -614,7 +618,7 @@ ASCEND_SIM_API void check_gm(const void* p, uint64_t bytes, bool write, const ch
     if (bytes == 0) return;
     std::string why;
     if (gm_contains(p, bytes, &why)) return;
-    if (!gm_in_last_block(p, bytes)) {
+    if (!gm_in_last_block(p, bytes, write ? kGmWriteGranule : kGmReadGranule)) {
         fail("GM_OOB", api, loc, "global-memory %s outside what the host allocated: %s", write ? "write" : "read",
              why.c_str());
     }
@@ -1177,6 +1181,27 @@ ASCEND_SIM_API BlockInfo* owned_block(BlockInfo* b, const char* api, const SrcLo
          api);
 }
 
+ASCEND_SIM_API bool core_lacks(const CoreCtx& c, Hardware hw) {
+    if (c.is_aic) return hw == Hardware::UB;
+    return c.soc->split_arch && hw != Hardware::UB && rt().mode_set && rt().mode != KernelMode::AIC_MODE;
+}
+
+[[noreturn]] ASCEND_SIM_API void fail_absent_memory(const CoreCtx& c, const BlockInfo& b, const char* api,
+                                                    const SrcLoc& loc) {
+    if (c.is_aic) {
+        fail("BAD_PARAM", api, loc,
+             "TPosition::%s is the Unified Buffer, which the cube core (AIC) does not have: on %s vector buffers "
+             "belong in the AIV part of the kernel (if ASCEND_IS_AIV) or an AIV_MODE launch (InitBuffer only "
+             "places such a buffer; this use is what the AIC cannot do)",
+             position_name(b.pos), c.soc->name);
+    }
+    fail("BAD_PARAM", api, loc,
+         "TPosition::%s is %s, a cube-core memory the vector core (AIV) does not have on %s: cube buffers belong "
+         "in the AIC part of the kernel (if ASCEND_IS_AIC) of a MIX_MODE or AIC_MODE launch (InitBuffer only "
+         "places such a buffer; this use is what the AIV cannot do)",
+         position_name(b.pos), hw_name(b.hw), c.soc->name);
+}
+
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
                                   uint32_t align, uint32_t hw_mask) {
     BlockInfo* b = t.blk;
@@ -1196,6 +1221,7 @@ ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const cha
         fail("USE_AFTER_FREE", api, loc, "%s refers to a queue buffer that is free (after FreeTensor)", role);
     }
     CoreCtx* c = tl_core;
+    if (b->absent) fail_absent_memory(*c, *b, api, loc);
     if (!(hw_mask & hw_bit(b->hw))) {
         fail("BAD_PARAM", api, loc,
              "Failed to check %s tensor position in %s, supported positions are %s, current position is "
@@ -1300,10 +1326,11 @@ ASCEND_SIM_API void tpipe_destroyed(void* pipe) {
 
 ASCEND_SIM_API void* tpipe_current() { return tl_core ? tl_core->current_pipe : nullptr; }
 
-ASCEND_SIM_API void tpipe_reset(const SrcLoc& loc) {
+ASCEND_SIM_API void tpipe_reset(const SrcLoc& loc, bool keep_tbufs) {
     const ::AscendC::sim::ApiScope api_scope_;
-    CoreCtx& c = enter("TPipe::Reset", loc);
+    CoreCtx& c = enter(keep_tbufs ? "TPipe::Destroy" : "TPipe::Reset", loc);
     for (auto& b : c.blocks) {
+        if (keep_tbufs && b.is_tbuf) continue;
         b.state = BufState::DEAD;
         b.gen++;
     }
@@ -1357,18 +1384,8 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
              "straight to GM), so it has no local buffer",
              position_name(q.pos), c.soc->name);
     }
-    if (c.is_aic && hw == Hardware::UB) {
-        fail("BAD_PARAM", "InitBuffer", loc,
-             "TPosition::%s is the Unified Buffer, which the cube core (AIC) does not have: on %s vector buffers "
-             "belong in the AIV part of the kernel (if ASCEND_IS_AIV) or an AIV_MODE launch",
-             position_name(q.pos), c.soc->name);
-    }
-    if (!c.is_aic && c.soc->split_arch && hw != Hardware::UB && rt().mode_set && rt().mode != KernelMode::AIC_MODE) {
-        fail("BAD_PARAM", "InitBuffer", loc,
-             "TPosition::%s is %s, a cube-core memory the vector core (AIV) does not have on %s: cube buffers belong "
-             "in the AIC part of the kernel (if ASCEND_IS_AIC) of a MIX_MODE or AIC_MODE launch",
-             position_name(q.pos), hw_name(hw), c.soc->name);
-    }
+    // A memory this core lacks: placed (InitBuffer is address arithmetic on the NPU), failed on use.
+    const bool absent = core_lacks(c, hw);
     if (hw != Hardware::UB) ensure_cube_arena(c);
     if (num <= 0) fail("BAD_PARAM", "InitBuffer", loc, "buffer number must be at least 1 (got %d)", num);
     if (len == 0) {
@@ -1435,6 +1452,7 @@ ASCEND_SIM_API bool init_queue(QueueState& q, int num, uint32_t len, const SrcLo
         b.hw = hw;
         b.pos = q.pos;
         b.is_tbuf = tbuf;
+        b.absent = absent;
         b.owner = &q;
         b.index = i;
         b.state = tbuf ? BufState::OCCUPIED : BufState::FREE;
