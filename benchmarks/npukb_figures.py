@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     report = json.loads(args.report.read_text(encoding="utf-8"))
     rows = task_rows(report)
     levels = summary(rows)
+    checkout = report.get("checkout") or {}
+    print(f"checkout {checkout.get('path')} at {checkout.get('commit')}; cases over "
+          f"{report.get('max_case_elements', 'the default')} elements dropped")
     print("level  tasks  imported  imported whole  answer passes  passes whole (no case dropped)")
     total: Counter[str] = Counter()
     for level, c in levels.items():

@@ -258,7 +258,8 @@ class CpuSim(Toolchain):
         runtime = getattr(mod, "RUNTIME_OBJ", "ascend_sim_runtime.o")
 
         def command(ins: list[Path], out: Path, step: str | None) -> list[str]:
-            argv = list(mod.compile_command(ins, out, extra_include_dirs=(launcher.HARNESS_DIR,), soc=soc))
+            argv = list(mod.compile_command(ins, out, extra_include_dirs=(launcher.HARNESS_DIR,), soc=soc,
+                                            instrumented=instrumented))
             if pch is not None:
                 argv = [a.replace(str(pch), str(visible)) for a in argv]
             if step is not None:
@@ -293,8 +294,6 @@ class CpuSim(Toolchain):
             argv = ["/bin/sh", "-c", " && ".join(steps)]
         else:
             argv = command(inputs, output, None if link else ("-E" if preprocess else "-c"))
-            if not instrumented:
-                argv += list(getattr(mod, "UNINSTRUMENTED_FLAGS", ()))
         limits = sandbox.Limits(wall_s=task.limits.get("compile_wall_s", 120.0), cpu_s=120.0,
                                 memory_bytes=4 * sandbox.GiB, processes=64, file_bytes=512 * MiB,
                                 tmp_bytes=1024 * MiB, log_bytes=256 * 1024)

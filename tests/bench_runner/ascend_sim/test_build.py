@@ -64,8 +64,9 @@ def test_concurrent_cache_builds(tmp_path, monkeypatch):
     assert outs[0] == outs[1] != "None"
     d = Path(outs[0])
     assert sorted(p.name for p in d.iterdir()) == sorted(
-        [build.PCH_HEADER, build.PCH_NAME, build.RUNTIME_OBJ, "READY"]
+        [build.PCH_HEADER, build.PCH_NAME, build.RUNTIME_OBJ, "READY", build.DRIVER_PCH_DIR]
     )
+    assert (d / build.DRIVER_PCH_DIR / build.PCH_NAME).is_file()  # the drivers' own precompiled prelude
     assert [p.name for p in cache.iterdir()] == [d.name]  # no leftover temporary directories
     monkeypatch.setenv("ASCEND_SIM_CACHE_DIR", str(cache))
     argv = build.compile_command([KERNELS / "add_custom.cpp", HOST], tmp_path / "prog")
