@@ -241,10 +241,10 @@ class CpuSim(Toolchain):
         afterwards: load_time_code). ``host_source``: a submitted host translation unit, compiled
         there too and confined (host_object.objcopy_argv) before it joins the link.
         ``other_passes``: the kernel's further compile passes (launcher.core_passes), each compiled
-        to its own object whose functions are made local but for its entry, so each core type runs
-        its own pass's copies of code that differs between passes.
+        to its own object whose functions are renamed but for its entry (_rename_pass_functions),
+        so each core type runs its own pass's copies of code that differs between passes.
         ``instrumented=False``: a driver object, compiled without the scalar-work call-backs
-        (build.UNINSTRUMENTED_FLAGS; the precompiled header then does not apply)."""
+        (build.UNINSTRUMENTED_FLAGS, with the drivers' own precompiled prelude)."""
         mod = _require_build()
         # soc: the kernel's __CCE_AICORE__/__NPU_ARCH__ (and their PCH) follow the SoC it runs as
         pch = mod.ensure_pch(soc)  # before compile_command, which only uses a ready cache
@@ -283,7 +283,7 @@ class CpuSim(Toolchain):
                 if pch is not None:  # calls of C routines go to the runtime's charged copies (device_code.py)
                     steps.append(shlex.join(device_code.rename_argv(obj, Path(pch) / runtime)))
                 if obj != kernel_object:
-                    steps.append(_localize_pass(obj, launcher.pass_symbol(task, obj.stem.removeprefix("kernel_"))))
+                    steps.append(_rename_pass_functions(obj, launcher.pass_symbol(task, obj.stem.removeprefix("kernel_"))))
             rest = [obj for _, obj in objects[1:]] + inputs[1:]
             if host_source is not None:
                 steps += [shlex.join(command([host_source], host_object.SOURCE_OBJECT, "-c")
@@ -454,7 +454,7 @@ def _box_sources(task: Task, sources: Sources) -> tuple[dict[str, str], dict[str
     return texts, (launcher.host_box_files(host) if host is not None else {})
 
 
-def _localize_pass(obj: Path, keep: str) -> str:
+def _rename_pass_functions(obj: Path, keep: str) -> str:
     """Shell step giving every function the object defines a name of its own (``<name>__akgen_<core>``),
     but its pass's entry: two passes define the same inline and template functions with bodies
     that may differ (code that tests ``g_coreType``), and the link must not merge them. The

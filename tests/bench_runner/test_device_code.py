@@ -146,3 +146,19 @@ def test_allowed_names(name: str, ok: bool) -> None:
 ])
 def test_plain_names(mangled: str, plain: str) -> None:
     assert device_code.plain_name(mangled) == plain
+
+
+def test_a_kernel_file_may_include_iostream_but_not_use_it() -> None:
+    """Catlass-based answers include <iostream>: on the NPU nothing runs at load time, so the
+    header's std::ios_base::Init object must not make the kernel load-time code here; writing to
+    std::cout is still refused (the device-code poison names it)."""
+    from bench_runner import tasks
+    from bench_runner.evaluate import evaluate
+
+    task = tasks.get_task("add_fp16_static")
+    expert = task.expert_kernel.read_text()
+    including = "#include <iostream>\n" + expert
+    assert evaluate(task, including, use_cache=False, baseline=False).verdict == "passed"
+    printing = including + "void akgen_probe() { std::cout << 1; }\n"  # every function of the file is kernel code
+    result = evaluate(task, printing, use_cache=False, baseline=False)
+    assert result.verdict == "compile_error" and "cout" in result.reason, result.reason  # the device-code poison

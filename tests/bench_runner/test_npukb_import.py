@@ -451,6 +451,13 @@ def test_the_cli_keeps_its_report_with_the_checkouts_commit_in_the_suite(tmp_pat
     assert report["checkout"] == {"path": str(root.resolve()), "commit": head}
     assert [t["name"] for t in report["tasks"]] == ["ScaleAdd"] and report["levels"]["1"]["imported"] == 1
     assert not tasks.load_suite(out).errors  # the report beside the task folders is not a task
+    assert report["max_case_elements"] == npukb_import.MAX_CASE_ELEMENTS
+    # A quick import drops the largest cases; the report says where the cap was and what went.
+    capped = tmp_path / "capped"
+    assert cli.main(["suite", "import-npukb", str(root), "--out", str(capped), "--max-case-elements", "3000"]) == 0
+    report = json.loads((capped / npukb_import.REPORT_FILE).read_text())
+    assert report["max_case_elements"] == 3000
+    assert any("larger than 3000 elements" in d for d in report["tasks"][0]["dropped_cases"]), report["tasks"][0]
 
 
 @pytest.mark.skipif(not cpu_sim.CpuSim().availability().ok, reason="cpu-sim is not available here")

@@ -297,3 +297,33 @@ def test_matmul_tiling_enable_bias_is_set_bias(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = subprocess.run([str(exe)], capture_output=True, text=True).stdout.split()
     assert out == ["0", "1", "1"], out
+
+
+MIN_MAX = """
+#include "kernel_operator.h"
+namespace Lib {  // Catlass's form: unqualified min on unsigned values, bisheng's global builtin
+__aicore__ inline uint32_t Pick(uint32_t a, uint32_t b) { return min(a, b); }
+__aicore__ inline float Larger(float a, int b) { return max(a, b); }
+}  // namespace Lib
+namespace Own {  // a kernel's own min wins wherever it matches
+template <class T> __aicore__ inline T min(T a, T b) { return a < b ? a : b + 1000; }
+__aicore__ inline int Use(int a) { return min(a, 3); }
+}  // namespace Own
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    AscendC::GlobalTensor<float> out;
+    out.SetGlobalBuffer((__gm__ float*)z, 8);
+    out.SetValue(0, static_cast<float>(Lib::Pick(5u, 3u)));
+    out.SetValue(1, Lib::Larger(2.5f, 1));
+    out.SetValue(2, static_cast<float>(Own::Use(5)));
+    out.SetValue(3, static_cast<float>(std::min(7, 4)));
+}
+"""
+
+
+def test_scalar_min_and_max_at_global_scope_yield_to_a_kernels_own(sim):
+    """bisheng gives device code global scalar min/max (Catlass calls them unqualified); cpu-sim's
+    rank below any other min that matches, so a kernel's own or std::min keeps its meaning."""
+    exe = sim.build(MIN_MAX, args=3)
+    run = sim.run(exe, 1, [np.zeros(8, np.float32), np.zeros(8, np.float32), np.zeros(8, np.float32)])
+    assert run.returncode == 0, run.stderr
+    assert run.outputs[2][:4].tolist() == [3.0, 2.5, 1003.0, 4.0]
