@@ -76,7 +76,7 @@ def akgen_dtype(torch_type: Any) -> str | None:
 
 #: Cases larger than this (elements of all tensors) are left out. It is above NPUKernelBench's
 #: largest (the Foreach lists, 268,539,811 elements in all), so every case is imported: such a case
-#: evaluates in tens of seconds on one core, with one random trial (evaluate.HUGE_CASE_ELEMENTS).
+#: takes a minute or two on one core, with one random trial (evaluate.HUGE_CASE_ELEMENTS).
 MAX_CASE_ELEMENTS = 1 << 29
 #: Cases above these many elements get longer run limits than the sandbox's defaults.
 LARGE_CASE_ELEMENTS = 1 << 22
