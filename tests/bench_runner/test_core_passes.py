@@ -5,9 +5,9 @@ The kernel under test is the shipped MIX expert `matmul_bias_gelu_fp16` with its
 the way Catlass (every NPUKernelBench L3 answer) writes kernels: a member ``operator()`` whose
 template argument defaults to ``g_coreType`` and is explicitly specialised inside the class for
 AIC and AIV — which g++ refuses until source_rewrite turns it into overloads, and which needs
-``g_coreType`` as a constant. A helper whose body depends on ``g_coreType`` guards the vector part:
-if the link merged the two passes' copies, one core type would run the other's code and the
-output would be wrong.
+``g_coreType`` as a constant. A helper whose body depends on ``g_coreType`` (kept out of line)
+guards both parts: if the link merged the two passes' copies, one core type would run the other's
+code, return early, and the launch would deadlock or leave the output unwritten.
 """
 
 from __future__ import annotations
