@@ -127,6 +127,28 @@ def _exports(path: str, mtime_ns: int) -> RuntimeExports:
     return RuntimeExports(own, renames, refs)
 
 
+def runtime_functions(runtime_object: Path) -> frozenset[str]:
+    """The functions the runtime object defines, inline and template instantiations included, and
+    the signatures of its COMDAT groups (``nm`` types T, W, i and n). A kernel object defining one
+    of them keeps its copy to itself (cpu_sim renames it before the link): otherwise the linker
+    keeps one copy for both, and either the emulator runs the kernel's code inside its own
+    uncharged calls (a kernel's explicit specialisation of ``std::unique_lock<std::mutex>::unlock``
+    replaced the emulator's) or the kernel's calls are charged to nobody."""
+    return _functions(str(runtime_object), runtime_object.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _functions(path: str, mtime_ns: int) -> frozenset[str]:
+    try:
+        listed = subprocess.run(["nm", "-P", "--defined-only", path], capture_output=True, text=True,
+                                check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ToolchainUnavailableError(f"cannot list the symbols of the emulator's runtime ({e}): cpu-sim needs "
+                                        "binutils' nm") from e
+    return frozenset(parts[0] for parts in (line.split() for line in listed.splitlines())
+                     if len(parts) >= 2 and parts[1] in ("T", "W", "i", "n"))
+
+
 #: The shared libraries every cpu-sim program loads.
 SYSTEM_LIBRARIES = ("libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1")
 

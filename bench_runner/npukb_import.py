@@ -48,6 +48,8 @@ from pathlib import Path
 from typing import Any
 
 from bench_runner import dtypes, op_project
+from bench_runner.ascend_sim import source_rewrite
+from bench_runner.op_project import OpDefTensor
 
 #: NPUKernelBench's default tolerance (its base_config.yaml: max_abs_error = max_rel_error = 1e-3),
 #: where a checkout's own base_config.yaml does not say.
@@ -355,17 +357,20 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
     host_text = "\n".join(host_files[n] for n in host_cpps)
     tensors, attrs = op_project.opdef_tensors(host_text), op_project.opdef_attrs(host_text)
     ins = [t for t in tensors if t.kind == "Input"]
-    outs = [t for t in tensors if t.kind == "Output"]
-    if not ins or not outs:
-        raise ImportSkip("OpDef: no inputs or outputs found")
+    if not ins:
+        raise ImportSkip("OpDef: no inputs found")
+    pybind = folder / "validation" / "pybind.cpp"
+    outs, aliases = in_place_outputs(ins, [t for t in tensors if t.kind == "Output"],
+                                     pybind.read_text(encoding="utf-8") if pybind.is_file() else "")
     if any(k.startswith("List") or k == "?" for _, k in attrs):
         raise ImportSkip("list or untyped attributes")
     m = _ENTRY.search(kernel_text)
     if m is None:
         raise ImportSkip("kernel entry: no extern \"C\" __global__ __aicore__ function")
     entry, params = m[1], [p for p in m[2].split(",") if p.strip()]
-    if len(params) != len(ins) + len(outs) + 2:
-        raise ImportSkip(f"kernel entry: {len(params)} parameters for {len(ins)} inputs + {len(outs)} outputs "
+    n_outs = sum(1 for t in outs if t.name not in aliases or aliases[t.name][1])
+    if len(params) != len(ins) + n_outs + 2:
+        raise ImportSkip(f"kernel entry: {len(params)} parameters for {len(ins)} inputs + {n_outs} outputs "
                          "+ workspace + tiling")
 
     prepare, module = load_validation(folder / "validation")
@@ -373,7 +378,7 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
     for row in read_cases(folder / "validation" / "test_cases.csv"):
         name = f"c{row.get('case_id', len(cases))}"
         try:
-            cases.append(_case(name, row, prepare, module, ins, outs, attrs, torch, max_elements))
+            cases.append(_case(name, row, prepare, module, ins, outs, attrs, torch, max_elements, aliases))
         except ImportSkip as exc:
             rec.dropped_cases.append(f"{name}: {exc}")
         except Exception as exc:  # noqa: BLE001 - this case's inputs or reference fail on the CPU
@@ -396,13 +401,75 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
             if sum(1 for k in same if tuple(dict.fromkeys(k[1])) == tuple(dict.fromkeys(ranks))) > 1:
                 slug += f"_{by_combo[combo]}"
         _write_task(out / slug, slug, folder, rec.level, entry, ins, outs, attrs, combo, group, kernel_text,
-                    kernel_headers, bundle)
+                    kernel_headers, bundle, aliases)
         slugs.append(slug)
     return slugs
 
 
+def in_place_outputs(ins: list[OpDefTensor], outs: list[OpDefTensor], pybind: str,
+                     ) -> tuple[list[OpDefTensor], dict[str, tuple[str, bool]]]:
+    """The akgen outputs of an OpDef, in-place ones included, and which input each in-place one
+    lives in: ``{output: (input, is a kernel argument)}``.
+
+    Two forms occur. An OpDef Output named like an Input (``var`` in, ``var`` out: a "ref") is
+    handed to the kernel as an argument of its own that points at the input; akgen names it
+    ``<input>_ref``. An OpDef with no Output at all (Sscal, Gemm's ``c``) writes an input that
+    the benchmark's pybind.cpp returns (``return c;``): that input, found by its place among the
+    arguments of ``EXEC_NPU_CMD``, is the output, ``<input>_out``, and no kernel argument."""
+    names = {t.name for t in ins}
+    result: list[OpDefTensor] = []
+    aliases: dict[str, tuple[str, bool]] = {}
+    for t in outs:
+        if t.name not in names:
+            result.append(t)
+            continue
+        if t.dynamic:
+            raise ImportSkip(f"OpDef: {t.name} is an in-place tensor list (akgen aliases single tensors only)")
+        ref = OpDefTensor("Output", f"{t.name}_ref", t.ge_types, False)
+        result.append(ref)
+        aliases[ref.name] = (t.name, True)
+    if result:
+        return result, aliases
+    index = returned_input(pybind, len(ins))
+    if index is None:
+        raise ImportSkip("OpDef: no outputs, and pybind.cpp returns none of the op's inputs")
+    src = ins[index]
+    if src.dynamic:
+        raise ImportSkip(f"OpDef: {src.name} is an in-place tensor list (akgen aliases single tensors only)")
+    out = OpDefTensor("Output", f"{src.name}_out", src.ge_types, False)
+    return [out], {out.name: (src.name, False)}
+
+
+_EXEC_NPU_CMD = re.compile(r"\bEXEC_NPU_CMD\s*\(")
+_RETURN_NAME = re.compile(r"\breturn\s+([A-Za-z_]\w*)\s*;")
+
+
+def returned_input(pybind: str, n_inputs: int) -> int | None:
+    """Which OpDef input pybind.cpp returns: the index, among ``EXEC_NPU_CMD``'s arguments after
+    the op's name (inputs first, in OpDef order), of the name its ``return`` gives back."""
+    text = source_rewrite.code_mask(pybind) if pybind else ""
+    m = _EXEC_NPU_CMD.search(text)
+    returns = _RETURN_NAME.findall(text)
+    if m is None or not returns:
+        return None
+    depth, start, args = 1, m.end(), []
+    for i in range(m.end(), len(text)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if (ch == "," and depth == 1) or depth == 0:
+            args.append(text[start:i].strip())
+            start = i + 1
+        if depth == 0:
+            break
+    operands = args[1:1 + n_inputs]
+    return operands.index(returns[-1]) if returns[-1] in operands else None
+
+
 def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, outs: list, attrs: list,
-          torch: Any, max_elements: int) -> _Case:
+          torch: Any, max_elements: int, aliases: dict[str, tuple[str, bool]]) -> _Case:
     torch.manual_seed(0)
     forward, init = draw(prepare, row)
     # Model(*init)(*forward): the values fill the OpDef's inputs, then its attributes, in order —
@@ -446,7 +513,10 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
         if not isinstance(r, torch.Tensor):
             raise ImportSkip(f"output {t.name}: Model returns {type(r).__name__}")
         shapes[t.name] = tuple(r.shape) if r.dim() > 0 else (1,)
-    elements = sum(math.prod(s) for s in shapes.values())
+        if t.name in aliases and math.prod(shapes[t.name]) != math.prod(shapes[aliases[t.name][0]]):
+            raise ImportSkip(f"output {t.name}: Model returns shape {shapes[t.name]} for the in-place input "
+                             f"{aliases[t.name][0]} of shape {shapes[aliases[t.name][0]]}")
+    elements = sum(math.prod(s) for n, s in shapes.items() if n not in aliases)
     if elements > max_elements:
         raise ImportSkip(f"larger than {max_elements} elements in all ({elements})")
     wild = {t.name: k or "float32" for t, k in zip(ins, kinds, strict=True) if not t.ge_types}
@@ -552,7 +622,8 @@ def kernel_mode(kernel: str) -> str:
 
 
 def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins: list, outs: list, attrs: list,
-                combo: int, cases: list[_Case], kernel_text: str, kernel_headers: list[Path], bundle: str) -> None:
+                combo: int, cases: list[_Case], kernel_text: str, kernel_headers: list[Path], bundle: str,
+                aliases: dict[str, tuple[str, bool]]) -> None:
     wild = cases[0].wild
     if dest.exists():
         shutil.rmtree(dest)
@@ -580,10 +651,14 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     dims_of: dict[str, list[str]] = {}
     for kind, group in (("inputs", ins), ("outputs", outs)):
         for t in group:
-            rank = len(cases[0].shapes[t.name])
-            dims_of[t.name] = [f"{t.name}_d{i}" for i in range(rank)]
+            alias, argument = aliases.get(t.name, (None, False))
+            if alias is None:
+                rank = len(cases[0].shapes[t.name])
+                dims_of[t.name] = [f"{t.name}_d{i}" for i in range(rank)]
             lines += [f"[[{kind}]]", f"name = {json.dumps(t.name)}", f"dtype = {json.dumps(_dtype_of(t, combo, wild))}",
-                      f"shape = {json.dumps(dims_of[t.name])}", *(["list = true"] if t.dynamic else []), ""]
+                      f"shape = {json.dumps(dims_of[alias or t.name])}", *(["list = true"] if t.dynamic else []),
+                      *([f"alias = {json.dumps(alias)}"] if alias else []), *(["argument = true"] if argument else []),
+                      ""]
     if attrs:
         lines.append("[attributes]")
         lines += [f"{a} = {_toml(cases[0].attrs[a])}" for a, _ in attrs]
@@ -602,7 +677,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
         lines += ["[[cases]]", f"name = {json.dumps(c.name)}",
                   "dims = { " + ", ".join(f"{k} = {v}" for k, v in dims.items()) + " }",
                   f"seed = {len(table) + 1}"]
-        elements = sum(math.prod(s) for s in c.shapes.values())
+        elements = sum(math.prod(s) for n, s in c.shapes.items() if n not in aliases)
         if elements > LARGE_CASE_ELEMENTS:
             limits = HUGE_CASE_LIMITS if elements > HUGE_CASE_ELEMENTS else LARGE_CASE_LIMITS
             lines.append("limits = { " + ", ".join(f"{k} = {v}" for k, v in limits.items()) + " }")

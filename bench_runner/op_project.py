@@ -196,13 +196,14 @@ class OpDefTensor:
 
 def opdef_tensors(op_host_text: str) -> list[OpDefTensor]:
     """The inputs and outputs an op_host ``OpDef`` declares (``this->Input("x")...DataType({...})``),
-    in declaration order; each name once."""
+    in declaration order; each name once per kind (an Output named like an Input is CANN's "ref"
+    output: the op writes that input in place)."""
     out: list[OpDefTensor] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for m in _OPDEF_TENSOR.finditer(op_host_text):
-        if m[2] in seen:
+        if (m[1], m[2]) in seen:
             continue
-        seen.add(m[2])
+        seen.add((m[1], m[2]))
         types_m = _OPDEF_TYPES.search(m[3])
         if types_m is None:  # .DataType(list) naming a vector declared before: `std::vector<ge::DataType> list = {...};`
             var = _OPDEF_TYPES_VAR.search(m[3])

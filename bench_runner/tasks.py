@@ -61,6 +61,10 @@ class TensorSpec:
     value_range: tuple[float, float] | None = None
     #: For in-place outputs: the input whose buffer holds this output.
     alias: str | None = None
+    #: For in-place outputs: the kernel still receives this output as an argument of its own,
+    #: pointing at the input's buffer (a CANN OpDef output named like an input: a "ref" output,
+    #: ``var`` in and ``var`` out, is handed to the kernel twice).
+    argument: bool = False
     #: A tensor list (a DYNAMIC input or output of a CANN OpDef): the kernel's argument points at
     #: a list descriptor, each tensor has its own buffer and shape (the case's ``lists``). Inputs,
     #: goldens and outputs hold the tensors one after the other, flat, in ``shape``.
@@ -138,12 +142,19 @@ class Task:
     @property
     def kernel_args(self) -> tuple[str, ...]:
         """The kernel's GM_ADDR parameters in order: inputs, outputs, workspace, tiling."""
-        args = [t.name for t in self.inputs] + [t.name for t in self.outputs if t.alias is None]
+        args = [t.name for t in self.inputs] + [t.name for t in self.outputs if t.alias is None or t.argument]
         if self.workspace:
             args.append("workspace")
         if self.tiling:
             args.append("tiling")
         return tuple(args)
+
+    @property
+    def kernel_buffers(self) -> tuple[str, ...]:
+        """The GM buffer behind each of :attr:`kernel_args`: an in-place output's argument points
+        at its input's buffer."""
+        aliases = {t.name: t.alias for t in self.outputs if t.alias is not None}
+        return tuple(aliases.get(a) or a for a in self.kernel_args)
 
     def file(self, rel: str) -> Path:
         return self.root / rel
@@ -222,6 +233,8 @@ def _tensor_summary(t: TensorSpec) -> dict[str, Any]:
     out: dict[str, Any] = {"name": t.name, "dtype": t.dtype.name, "shape": list(t.shape)}
     if t.alias:
         out["alias"] = t.alias
+    if t.argument:
+        out["argument"] = True
     if t.list:
         out["list"] = True
     return out
@@ -362,7 +375,7 @@ def _load_task(folder: Path) -> Task:
 
     inputs = tuple(_load_tensors(r, "inputs", is_input=True))
     outputs = tuple(_load_tensors(r, "outputs", is_input=False))
-    names = [t.name for t in inputs] + [t.name for t in outputs if t.alias is None]
+    names = [t.name for t in inputs] + [t.name for t in outputs if t.alias is None or t.argument]
     dup = {n for n in names if names.count(n) > 1} | ({"workspace", "tiling"} & set(names))
     if dup:
         raise r.fail("outputs", "tensor names unique across inputs and outputs, and not "
@@ -447,7 +460,7 @@ def _load_tensors(r: _Reader, key: str, *, is_input: bool) -> list[TensorSpec]:
     items = r.get(key, list, f"an array of [[{key}]] tables")
     if not items:
         raise r.fail(key, f"at least one [[{key}]] table")
-    allowed = {"name", "dtype", "shape", "range", "list"} if is_input else {"name", "dtype", "shape", "alias", "list"}
+    allowed = {"name", "dtype", "shape", "range", "list"} if is_input else {"name", "dtype", "shape", "alias", "argument", "list"}
     out = []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
@@ -484,7 +497,11 @@ def _load_tensors(r: _Reader, key: str, *, is_input: bool) -> list[TensorSpec]:
                         default=False)
         if is_list and (len(shape) != 1 or alias is not None):
             raise t.fail("shape", "one dim (the list's elements, flat) and no alias for a tensor list", shape)
-        out.append(TensorSpec(name, dtypes.get(dtype_name), tuple(shape), value_range, alias, is_list))
+        argument = False if is_input else t.get(
+            "argument", bool, "true when the kernel also receives the in-place output as an argument", default=False)
+        if argument and alias is None:
+            raise t.fail("argument", "only with alias: an output of its own is always an argument", argument)
+        out.append(TensorSpec(name, dtypes.get(dtype_name), tuple(shape), value_range, alias, argument, is_list))
     return out
 
 

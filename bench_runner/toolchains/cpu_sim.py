@@ -284,6 +284,8 @@ class CpuSim(Toolchain):
                     steps.append(shlex.join(device_code.rename_argv(obj, Path(pch) / runtime)))
                 if obj != kernel_object:
                     steps.append(_rename_pass_functions(obj, launcher.pass_symbol(task, obj.stem.removeprefix("kernel_"))))
+                else:
+                    steps.append(_keep_own_copies(obj, box, Path(pch) / runtime))
             rest = [obj for _, obj in objects[1:]] + inputs[1:]
             if host_source is not None:
                 steps += [shlex.join(command([host_source], host_object.SOURCE_OBJECT, "-c")
@@ -466,6 +468,30 @@ def _rename_pass_functions(obj: Path, keep: str) -> str:
     return (f"nm -P --defined-only {shlex.quote(str(obj))} | "
             f"sed -n -e '/^{keep} /d' -e 's/^\\([^ ]*\\) [TWn] .*/\\1 \\1{suffix}/p' > {shlex.quote(str(listing))} && "
             f"objcopy --redefine-syms={shlex.quote(str(listing))} {shlex.quote(str(obj))}")
+
+
+#: The runtime's functions, written into the box for _keep_own_copies.
+RUNTIME_FUNCTIONS_FILE = "runtime_functions.txt"
+#: What a kernel's own copy of a function the runtime also defines is renamed to.
+OWN_COPY_SUFFIX = "__akgen_kernel"
+
+
+def _keep_own_copies(obj: Path, box: Path, runtime_object: Path) -> str:
+    """Shell step renaming the kernel object's functions that the runtime object defines too
+    (``<name>__akgen_kernel``), COMDAT signatures included: inline functions and template
+    instantiations both compile, and explicit specialisations of a library template the emulator
+    uses. The link would keep one copy for both; renamed, the kernel's code never runs inside the
+    emulator's own calls (where nothing is charged or guarded), and the emulator's never counts as
+    the kernel's work. Data keeps its names (device_code.runtime_functions)."""
+    listing = box / RUNTIME_FUNCTIONS_FILE
+    if not listing.is_file():
+        listing.write_text("".join(f"{n}\n" for n in sorted(device_code.runtime_functions(runtime_object))),
+                           encoding="utf-8")
+    renames = obj.with_suffix(".own")
+    return (f"nm -P --defined-only {shlex.quote(str(obj))} | sed -n 's/^\\([^ ]*\\) [TWin] .*/\\1/p' | "
+            f"{{ grep -Fx -f {RUNTIME_FUNCTIONS_FILE} || true; }} | sed 's/.*/& &{OWN_COPY_SUFFIX}/' "
+            f"> {shlex.quote(str(renames))} && "
+            f"objcopy --redefine-syms={shlex.quote(str(renames))} {shlex.quote(str(obj))}")
 
 
 def _pass_file(core: str, index: int) -> str:

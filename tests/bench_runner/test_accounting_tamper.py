@@ -267,3 +267,34 @@ def test_the_drivers_code_does_not_move_a_kernels_cycles(monkeypatch: pytest.Mon
     r = evaluate(_small(get_task("abs_fp16")), _expert_text(), cache_dir=tmp_path)
     assert r.passed, r.reason
     assert [(c.perf or {}).get("cycles") for c in r.cases] == [(c.perf or {}).get("cycles") for c in baseline.cases]
+
+
+# An explicit specialisation of a library routine the emulator's runtime also instantiates (it
+# unlocks its barrier mutex with it). Linked as one program, the kernel's strong definition used to
+# replace the runtime's copy, so the emulator would run the kernel's code inside its own calls,
+# where nothing is charged or guarded.
+_SPECIALISATION = r"""
+static int g_unlocks;
+template<> void std::unique_lock<std::mutex>::unlock()
+{
+    g_unlocks++;
+    _M_device->unlock();
+    _M_owns = false;
+}
+"""
+
+
+@needs_sim
+def test_a_kernels_copy_of_a_runtime_function_stays_its_own(baseline: EvaluationResult, tmp_path: Path) -> None:
+    """The program keeps the runtime's copy for the runtime (cpu_sim._keep_own_copies renames the
+    kernel's), and the kernel is judged in the expert's cycles."""
+    keep = tmp_path / "keep"
+    r = evaluate(_small(get_task("abs_fp16")), _expert_text() + _SPECIALISATION, cache_dir=tmp_path / "cache",
+                 keep_dir=keep)
+    assert r.passed, r.reason
+    assert [(c.perf or {}).get("cycles") for c in r.cases] == [(c.perf or {}).get("cycles") for c in baseline.cases]
+    symbol = "_ZNSt11unique_lockISt5mutexE6unlockEv"
+    listed = {parts[0]: parts[1] for parts in (line.split() for line in subprocess.run(
+        ["nm", "-P", str(keep / "box" / "prog")], capture_output=True, text=True, check=True).stdout.splitlines())}
+    assert listed[symbol] == "W", "the kernel's definition replaced the runtime's"
+    assert listed[symbol + cpu_sim.OWN_COPY_SUFFIX] == "T"

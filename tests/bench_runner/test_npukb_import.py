@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -504,3 +505,69 @@ def test_the_launch_mode_follows_the_core_types_the_answer_is_written_for(kernel
     """A Catlass kernel specialised for the AIC only runs on the cube cores; one specialised for
     both is a MIX launch (bisheng compiles a pass per core type); anything else is vector code."""
     assert npukb_import.kernel_mode(kernel) == mode
+
+
+_PYBIND_RETURNS_Y = """\
+at::Tensor custom_pybind_api(at::Tensor x, at::Tensor y, double alpha)
+{
+    EXEC_NPU_CMD(aclnnScaleAdd, x, y, alpha);  // return x; in a comment is no return
+    return y;
+}
+"""
+
+
+def _in_place_npukb(root: Path, form: str) -> Path:
+    """ScaleAdd written in place into y, in one of the two forms NPUKernelBench's in-place ops
+    take: ``ref`` (the OpDef's output is named y, like the input: the kernel still gets it as its
+    third argument) or ``returned`` (no OpDef output; pybind.cpp returns y; the kernel has two)."""
+    _fake_npukb(root)
+    answer = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "answer" / "0"
+    host = answer / "op_host" / "scale_add.cpp"
+    text = host.read_text()
+    if form == "ref":
+        text = text.replace('this->Output("z")', 'this->Output("y")')
+    else:
+        text = re.sub(r'this->Output\("z"\).*?;', "", text, flags=re.S)
+        kernel = answer / "op_kernel" / "scale_add.cpp"
+        k = kernel.read_text()
+        k = k.replace("GM_ADDR y, GM_ADDR z, GM_ADDR workspace", "GM_ADDR y, GM_ADDR workspace")
+        k = k.replace("op.Init(x, y, z,", "op.Init(x, y, y,")
+        kernel.write_text(k)
+        (answer.parent.parent / "validation" / "pybind.cpp").write_text(_PYBIND_RETURNS_Y)
+    host.write_text(text)
+    return root
+
+
+@pytest.mark.parametrize(("form", "output"), [("ref", {"name": "y_ref", "alias": "y", "argument": True}),
+                                              ("returned", {"name": "y_out", "alias": "y"})])
+def test_in_place_ops_import_with_the_input_as_their_output(tmp_path: Path, form: str, output: dict) -> None:
+    """Issue #31: NPUKernelBench's in-place ops (Sscal, Gemm's c, StridedSliceAssignV2's var) were
+    skipped ("OpDef: no inputs or outputs found"). The output lives in the input's buffer; a ref
+    output is still the kernel's argument. The expert passes; a kernel that leaves y alone fails."""
+    root = _in_place_npukb(tmp_path / "npukb", form)
+    out = tmp_path / "suite"
+    recs = [r for r in npukb_import.import_suite(root, out).tasks]
+    assert [r.skipped for r in recs] == [None], recs
+    spec = tomllib.loads((out / "scale_add_fp16" / "task.toml").read_text())
+    (got,) = spec["outputs"]
+    assert {k: got[k] for k in ("name", "alias", "argument") if k in got} == output
+    assert got["shape"] == next(t["shape"] for t in spec["inputs"] if t["name"] == "y")
+    task = tasks.get_task("scale_add_fp16", out)
+    assert task.kernel_args[:3] == (("x", "y", "y_ref") if form == "ref" else ("x", "y", "workspace"))
+    assert task.kernel_buffers[:3] == (("x", "y", "y") if form == "ref" else ("x", "y", "workspace"))
+    if not cpu_sim.CpuSim().availability().ok:
+        pytest.skip("cpu-sim is not available here")
+    kernel = task.expert_kernel.read_text()
+    r = evaluate(task, kernel, path="device_only", use_cache=False, baseline=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics[:3])
+    idle = kernel.replace("op.template Process", "if (false) op.template Process")
+    assert idle != kernel
+    r = evaluate(task, idle, path="device_only", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer", r.reason
+
+
+def test_the_returned_input_is_found_among_the_commands_operands() -> None:
+    assert npukb_import.returned_input(_PYBIND_RETURNS_Y, 2) == 1
+    assert npukb_import.returned_input(_PYBIND_RETURNS_Y, 1) is None  # y is an attribute's place then
+    assert npukb_import.returned_input(_PYBIND_RETURNS_Y.replace("return y;", "return out;"), 2) is None
+    assert npukb_import.returned_input("", 2) is None

@@ -110,6 +110,19 @@ def test_alias_must_match_an_input(suite: Path) -> None:
     assert ok.kernel_args == ("x", "y", "tiling")
 
 
+def test_an_in_place_output_may_still_be_a_kernel_argument(suite: Path) -> None:
+    """A CANN "ref" output (issue #31): the kernel gets it as an argument of its own, pointing at
+    its input's buffer; ``argument`` without ``alias`` says nothing and is refused."""
+    toml = VALID_TOML.replace('name = "z"\ndtype = "float32"', 'name = "z"\nalias = "x"\nargument = true\ndtype = "float32"')
+    ref = tasks.load_task(write_task(suite, slug="ref", toml=toml))
+    assert ref.kernel_args == ("x", "y", "z", "tiling")
+    assert ref.kernel_buffers == ("x", "y", "x", "tiling")
+    assert ref.summary()["outputs"][0]["argument"] is True
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, slug="bad", toml=toml.replace('alias = "x"\n', "")))
+    assert info.value.field == "outputs[0].argument"
+
+
 def test_shape_expressions_and_reduce_dim_tolerance_scaling(suite: Path) -> None:
     toml = VALID_TOML.replace('shape = ["N"]\n\n[[cases]]', 'shape = ["N*2"]\n\n[[cases]]').replace(
         '[[cases]]', '[tolerance]\nreduce_dim = "N"\nreduce_base = 25\nfloat32 = { rtol = 1e-3, atol = 1e-3 }\n\n[[cases]]', 1)
