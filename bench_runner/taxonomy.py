@@ -115,6 +115,8 @@ FINDING_CATEGORIES: dict[str, Category] = {
     "STRAY_ACCESS": Category.GM_OOB,
     # A write past a GM buffer's end into its last 32-byte block's padding (a warning)
     "GM_PAD_WRITE": Category.GM_OOB,
+    # An integer division by zero in the kernel's code: x86 traps, the NPU does not (a warning)
+    "INT_DIV_ZERO": Category.CRASH,
     # Runs on the NPU, but CANN's CPU-debug build would assert (a warning): Select's dtypes
     "CPU_DEBUG_ASSERT": Category.DTYPE_CONVERSION,
 }

@@ -263,3 +263,40 @@ def test_cce_aicore_selects_the_soc_branch(sim, tmp_path, soc, branch, aicore, a
     run = sim.run(tmp_path / "prog", 1, [np.zeros(8, np.int32)], env={"ASCEND_SIM_SOC": soc})
     assert run.returncode == 0, run.stderr
     assert list(run.outputs[0][:3]) == [branch, aicore, arch]
+
+
+DIVISIONS = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {
+    __gm__ int64_t* out = (__gm__ int64_t*)z;
+    volatile int32_t zero32 = 0, minus_one = -1;
+    volatile uint32_t zerou = 0;
+    volatile int64_t zero64 = 0;
+    const int32_t a = 1234567 + (int32_t)GetBlockIdx();
+    const int64_t b = -9876543210LL;
+    out[0] = a / zero32;  /*HERE*/
+    out[1] = a % zero32;
+    out[2] = (uint32_t)a / zerou;
+    out[3] = (uint32_t)a % zerou;
+    out[4] = b / zero64;
+    out[5] = b % zero64;
+    out[6] = (a - 1234567 - 2147483647 - 1) / minus_one;  // INT32_MIN / -1: wraps
+    out[7] = (a - 1234567 - 2147483647 - 1) % minus_one;
+}
+"""
+
+
+def test_an_integer_division_by_zero_is_finished_as_the_npu_does_with_a_warning(sim):
+    """x86 traps on `div`/`idiv` by zero, the NPU's scalar unit does not: NPUKernelBench's
+    Catlass answers (OptimizedMatmul, Gemm) compute `x % 0` for a next block that does not exist
+    and pass on the NPU. cpu-sim finishes the instruction (quotient 0, remainder the dividend;
+    INT32_MIN / -1 wraps), warns INT_DIV_ZERO at the kernel's line, and the run goes on."""
+    exe = sim.build(DIVISIONS, args=2)
+    run = sim.run(exe, 1, [np.zeros(8, np.int64), np.full(8, 7, np.int64)])
+    assert run.returncode == 0, run.stderr
+    a, b = 1234567, -9876543210
+    assert run.outputs[1].tolist() == [0, a, 0, a, 0, b, -2**31, 0]
+    found = [f for f in run.report["findings"] if f["code"] == "INT_DIV_ZERO"]
+    assert found and found[0]["severity"] == "warning", run.report
+    assert found[0]["message"].startswith("8 integer division"), found[0]

@@ -282,6 +282,10 @@ struct CoreCtx {
     // diagnostics
     const char* last_api = "";
     SrcLoc last_loc{"", 0};
+    // integer divisions by zero the kernel's own code made (finished as the NPU would: int_division.h)
+    uint64_t int_div_faults = 0;
+    const char* int_div_api = "";
+    SrcLoc int_div_loc{"", 0};
     std::atomic<bool> finished{false};
     std::atomic<bool> running{false};
 };

@@ -28,6 +28,7 @@
 #include <unordered_set>
 
 #include "runtime.h"
+#include "int_division.h"
 
 namespace AscendC {
 namespace sim {
@@ -704,7 +705,18 @@ ASCEND_SIM_API void barrier_core_exit(bool mix_aic) {
     }
 }
 
-ASCEND_SIM_API void crash_handler(int sig, siginfo_t*, void*) {
+ASCEND_SIM_API void crash_handler(int sig, siginfo_t* info, void* context) {
+    CoreCtx* core = tl_core;
+    // The kernel's own integer division by zero: the NPU does not trap (int_division.h).
+    if (sig == SIGFPE && info != nullptr && (info->si_code == FPE_INTDIV || info->si_code == FPE_INTOVF) &&
+        core != nullptr && core->in_kernel && core->in_api == 0 &&
+        finish_int_division(static_cast<ucontext_t*>(context))) {
+        if (core->int_div_faults++ == 0) {
+            core->int_div_api = core->last_api;
+            core->int_div_loc = core->last_loc;
+        }
+        return;
+    }
     Runtime& r = rt();
     if (r.fatal_in_progress.exchange(true)) {
         wait_for_fatal_owner();
@@ -724,7 +736,7 @@ ASCEND_SIM_API void crash_handler(int sig, siginfo_t*, void*) {
     if (c) {
         std::snprintf(msg, sizeof msg,
                       "%s caught inside the kernel (core %d); the last AscendC API call was %s at %s:%d — look for a raw "
-                      "pointer access, an integer division by zero or an assert after it",
+                      "pointer access or an assert after it",
                       name, c->block_idx, c->last_api[0] ? c->last_api : "(none)", c->last_loc.file, c->last_loc.line);
         record(true, "CRASH", c->last_api, c->last_loc, msg, false);
     } else {
@@ -750,6 +762,16 @@ ASCEND_SIM_API void install_signal_handlers() {
 }
 
 ASCEND_SIM_API void end_of_kernel_checks(CoreCtx& c) {
+    if (c.int_div_faults > 0) {
+        char msg[400];
+        std::snprintf(msg, sizeof msg,
+                      "%llu integer division(s) or remainder(s) by zero (or INT_MIN / -1) in the kernel's code, the "
+                      "first after %s: x86 traps, the NPU's scalar unit does not; cpu-sim finished each with quotient "
+                      "0 and remainder the dividend (INT_MIN / -1 wraps), but the NPU's value is undocumented, so a "
+                      "result must not depend on it",
+                      static_cast<unsigned long long>(c.int_div_faults), c.int_div_api[0] ? c.int_div_api : "the start");
+        record(false, "INT_DIV_ZERO", c.int_div_api, c.int_div_loc, msg, true);
+    }
     for (int e = 0; e < static_cast<int>(HardEvent::MAX); ++e) {
         for (int id = 0; id < 8; ++id) {
             if (c.flag_set[e][id]) {
@@ -766,10 +788,22 @@ ASCEND_SIM_API void end_of_kernel_checks(CoreCtx& c) {
 
 // Runs the kernel body with the top of its stack recorded: the kernel's frames lie below `top`, the
 // launcher's (and the thread's TLS) above it, out of reach of the kernel's stores (scalar_hooks.h).
-// Not inlined, so nothing of run_block's frame lies below the mark.
+// Not inlined, so nothing of run_block's frame lies below the mark. The mark is this frame's stack
+// pointer at the call: everything below it is the kernel's. (It was the address of a local rounded
+// down to 64 bytes, which cut up to 63 bytes off the top of the kernel's own frame: a correct kernel
+// failed with STRAY_ACCESS whenever a change elsewhere moved its locals there.)
 __attribute__((noinline)) ASCEND_SIM_API void call_kernel(CoreCtx& c, void (*fn)(void*), void* arg) {
-    volatile char top = 0;
-    c.kernel_stack_top = reinterpret_cast<uintptr_t>(&top) & ~static_cast<uintptr_t>(63);
+#if defined(__x86_64__)
+    uintptr_t sp;
+    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+    c.kernel_stack_top = sp;
+#elif defined(__aarch64__)
+    uintptr_t sp;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    c.kernel_stack_top = sp;
+#else
+#error "ascend_sim: call_kernel needs this architecture's stack pointer"
+#endif
     c.in_kernel = true;
     fn(arg);
     c.in_kernel = false;
