@@ -146,7 +146,8 @@ def op_build_prelude(task: Task, kernel: str, host: op_project.HostFiles | None,
     tensors = [(t.name, t.dtype.cpp) for t in (*task.inputs, *task.outputs)]
     pairs = op_project.combination_pairs(tensors, host.main if host is not None else None)
     header = host.tiling_header if host is not None else None
-    return op_project.kernel_prelude({**op_project.dtype_macros(pairs), **(renames or {})}, header, kernel)
+    return op_project.kernel_prelude({**op_project.dtype_macros(pairs), **(renames or {})}, header, kernel,
+                                     header_text=host.headers.get(header) if host is not None and header else None)
 
 
 def host_box_files(host: op_project.HostFiles) -> dict[str, str]:

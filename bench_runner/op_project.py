@@ -30,6 +30,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench_runner.ascend_sim import source_rewrite
+
 #: At most this many files in one host bundle.
 MAX_HOST_FILES = 8
 
@@ -253,19 +255,56 @@ def includes_header(text: str, header: str) -> bool:
 
 
 def kernel_prelude(macros: Mapping[str, str], header: str | None, kernel_text: str, *,
-                   file_name: str = "kernel.cpp") -> str:
+                   file_name: str = "kernel.cpp", header_text: str | None = None) -> str:
     """What CANN's op build puts in front of an op kernel: the DTYPE macros of the combination
-    being built and, when the kernel does not include it itself, the host's tiling header at
-    global scope (``using namespace optiling``, as the generated kernel-side struct is). Ends with
-    ``#line 1`` so diagnostics keep the kernel's own line numbers."""
+    being built and, when the kernel does not include it itself, the host's tiling header with
+    its structs at global scope, as the generated kernel-side structs are. Ends with ``#line 1``
+    so diagnostics keep the kernel's own line numbers.
+
+    With ``header_text``, only the structs the header defines in ``namespace optiling`` are
+    brought to global scope (``using optiling::Name;``): the op build hands the kernel the tiling
+    structs, not the host's other names, so a kernel's own ``MAX_DIM_NUM`` does not clash with the
+    header's. Without it, the whole namespace is (``using namespace optiling``)."""
     lines = ["// akgen: what the op build supplies to the kernel (bench_runner/op_project.py)"]
     lines += [f"#define {k} {v}" for k, v in macros.items()]
     if header is not None and not includes_header(kernel_text, header):
-        lines += [f'#include "{header}"', "namespace optiling {}", "using namespace optiling;"]
+        lines += [f'#include "{header}"', "namespace optiling {}"]
+        if header_text is None:
+            lines.append("using namespace optiling;")
+        else:
+            lines += [f"using optiling::{name};" for name in optiling_structs(header_text)]
+            lines.append("#define AKGEN_OPTILING_NAMED 1  // kernel_operator.h: no using-directive")
     if len(lines) == 1:
         return ""
     lines.append(f'#line 1 "{file_name}"')
     return "\n".join(lines) + "\n"
+
+
+_OPTILING = re.compile(r"\bnamespace\s+optiling\s*\{")
+_STRUCT_NAMES = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)|\b(?:struct|class)\s+(\w+)\s*(?:final\s*)?[:{]")
+
+
+def optiling_structs(header_text: str) -> list[str]:
+    """The tiling structs (``BEGIN_TILING_DATA_DEF``) and plain structs a tiling header defines
+    directly in ``namespace optiling``, in order, each once."""
+    code = source_rewrite.code_mask(header_text)
+    names: list[str] = []
+    for ns in _OPTILING.finditer(code):
+        depth, end = 1, len(code)
+        for i in range(ns.end(), len(code)):
+            depth += {"{": 1, "}": -1}.get(code[i], 0)
+            if depth == 0:
+                end = i
+                break
+        level = 1
+        pos = ns.end()
+        for m in _STRUCT_NAMES.finditer(code, ns.end(), end):
+            level += code.count("{", pos, m.start()) - code.count("}", pos, m.start())
+            pos = m.start()
+            name = m[1] or m[2]
+            if level == 1 and name not in names:
+                names.append(name)
+    return names
 
 
 def make_bundle(files: Mapping[str, str]) -> str:

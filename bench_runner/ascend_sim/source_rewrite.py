@@ -8,8 +8,10 @@ translates itself before compiling:
 * the function attribute ``extern "C" __global__ [aicore] void f(...)`` (bisheng's spelling of
   ``__aicore__``, seen in generated and hand-written public kernels),
 
-and one C++ construct bisheng (clang) accepts and g++ does not: explicit specialisations of
-member function templates inside their class (Catlass; ``member_specialization.py``).
+and two C++ constructs bisheng (clang) accepts and g++ does not: explicit specialisations of
+member function templates inside their class (Catlass; ``member_specialization.py``), and
+constexpr constructors that leave members to their body (Catlass's ``Coord``; C++20 rules;
+``constexpr_members.py``).
 
 cpu-sim compiles the file unchanged otherwise, so these are rewritten as text, before g++ sees
 it: ``K<<<cfg>>>(args)`` becomes ``K ->* __ascendc_kernel_launch("K", cfg)(args)`` (the
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from bench_runner.ascend_sim import member_specialization
+from bench_runner.ascend_sim import constexpr_members, member_specialization
 
 #: The emulator's launch helper (bench_runner/ascend_sim/include/ascend_sim/kernel_launch.h).
 LAUNCH_FN = "__ascendc_kernel_launch"
@@ -42,10 +44,11 @@ _LAMBDA_WORDS = frozenset({"mutable", "constexpr", "consteval", "noexcept"})
 
 def rewrite(text: str) -> str:
     """``text`` with ``<<<…>>>`` launches and ``[aicore]`` attributes turned into plain C++."""
-    if "<<<" not in text and "aicore" not in text and "template" not in text:
+    if "<<<" not in text and "aicore" not in text and "template" not in text and "constexpr" not in text:
         return text
     code = code_mask(text)
-    edits = _launch_edits(text, code) + _aicore_edits(code) + member_specialization.edits(code)
+    edits = (_launch_edits(text, code) + _aicore_edits(code) + member_specialization.edits(code)
+             + constexpr_members.edits(code))
     if not edits:
         return text
     edits.sort()

@@ -178,6 +178,23 @@ def test_the_kernel_alone_runs_on_the_device_only_path_with_the_tasks_op_host(su
 
 
 @needs_sim
+def test_the_kernel_sees_the_tiling_structs_not_the_hosts_other_names(suite: Path) -> None:
+    """Issue #31 (NPUKernelBench's StridedSliceAssignV2): the tiling header and the kernel each
+    define a MAX_DIM_NUM. CANN's op build hands the kernel the tiling struct only, so the kernel's
+    own constant is no ambiguity; a host name the kernel uses without defining it is undeclared."""
+    task = tasks.get_task("scale_add_fp32", suite)
+    project = op_project.read_project(PROJECT)
+    host = project.host.replace("namespace optiling {", "namespace optiling {\nconstexpr size_t MAX_DIM_NUM = 8;", 1)
+    assert host != project.host
+    kernel = project.kernel.replace('#include "kernel_operator.h"',
+                                    '#include "kernel_operator.h"\nconstexpr uint32_t MAX_DIM_NUM = 8;', 1)
+    r = evaluate(task, kernel.replace("}\n", "}\nstatic_assert(MAX_DIM_NUM == 8, \"own\");\n", 1), host,
+                 path="host_device", use_cache=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics[:3])
+    assert op_project.optiling_structs(host.split("```cpp", 2)[2]) == ["ScaleAddTilingData"]
+
+
+@needs_sim
 def test_a_bundle_that_registers_no_tiling_says_so(suite: Path) -> None:
     task = tasks.get_task("scale_add_fp32", suite)
     project = op_project.read_project(PROJECT)

@@ -54,8 +54,13 @@
 // op_host definitions themselves, which live in namespace optiling: make their names visible
 // (49 of NPUKernelBench's 153 answer kernels). Kernel translation units only: host code that
 // includes kernel_operator.h itself gets it too, but the force-included prelude does not.
+// A kernel whose op build prelude names the tiling structs one by one (op_project.kernel_prelude:
+// the kernel does not include the tiling header itself) defines AKGEN_OPTILING_NAMED, so the
+// header's other names (a MAX_DIM_NUM of its own) do not clash with the kernel's.
 namespace optiling {}
+#ifndef AKGEN_OPTILING_NAMED
 using namespace optiling;
+#endif
 // `akgen sample run` builds CPU-debug samples as CANN's CPU twin does, where ASSERT(x) is
 // assert(x) (kernel_macros.h): a false one is a CRASH finding at its line. Judged kernels follow
 // the device build, where ASSERT is nothing (compat.h).

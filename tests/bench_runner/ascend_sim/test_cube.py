@@ -145,6 +145,21 @@ def test_matmul_int8_dequant(sim):
     np.testing.assert_allclose(run.outputs[2].astype(np.float64), want, rtol=1e-3, atol=1e-2)
 
 
+@pytest.mark.parametrize(("elem", "acc", "k", "n"), [("float", "float", 48, 32), ("int8_t", "int32_t", 64, 96)])
+def test_load_data_with_transpose_merges_fractal_pairs(sim, elem, acc, k, n):
+    """8- and 32-bit LoadDataWithTranspose (issue #31: NPUKernelBench's Gemm fp32 and QuantMatmul
+    int8 answers): each repeat merges two source fractals into a square, transposes it and splits
+    it; the Mmad that reads the result computes A x B."""
+    exe = build(sim, ELEM=elem, ACC=acc, OUT=acc)
+    rng = np.random.default_rng(31)
+    dtype, out = (np.float32, np.float32) if elem == "float" else (np.int8, np.int32)
+    a, b = rand((20, k), dtype, rng, -100, 100), rand((k, n), dtype, rng, -100, 100)
+    run = run_mm(sim, exe, 4, a, b, np.zeros((20, n), out))
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(run.outputs[2].astype(np.float64), want, rtol=1e-5, atol=1e-2)
+    assert not [f for f in run.report["findings"] if f["code"] != "UNINIT_READ"], run.stderr
+
+
 def test_matmul_int8_to_int32(sim):
     exe = build(sim, ELEM="int8_t", ACC="int32_t", OUT="int32_t")
     rng = np.random.default_rng(13)

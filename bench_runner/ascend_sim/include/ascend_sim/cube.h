@@ -73,20 +73,16 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
     sim::cube_load3d(sim::ref_of(dst), sim::ref_of(src), sizeof(T), a, loc);
 }
 
-// ---- LoadDataWithTranspose (16-bit types: one 16 x 16 fractal transposed per repeat; the b32 /
-// b8 forms that merge two fractals are not emulated) ----
+// ---- LoadDataWithTranspose (16-bit types: one 16 x 16 fractal transposed per repeat; 8- and
+// 32-bit types: two fractals merged into a square, transposed, split: cube_load2d_transpose_pairs) ----
 template <typename T>
 __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                              const LoadData2dTransposeParams& loadDataParams, ASCEND_SIM_LOC) {
     static_assert(sim::OneOf<T, half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t, int8_t, uint8_t>::value,
                   "Failed to check dtype in LoadDataWithTranspose");
     if (sizeof(T) != 2) {
-        const ::AscendC::sim::ApiScope api_scope_;
-        sim::enter("LoadDataWithTranspose", loc);
-        sim::fail("UNSUPPORTED", "LoadDataWithTranspose", loc,
-                  "LoadDataWithTranspose of %u-byte elements (two fractals merged per repeat) is not emulated; 16-bit "
-                  "types are",
-                  static_cast<unsigned>(sizeof(T)));
+        sim::cube_load2d_transpose_pairs(sim::ref_of(dst), sim::ref_of(src), sizeof(T), loadDataParams, loc);
+        return;
     }
     LoadData2DParams p;
     p.startIndex = loadDataParams.startIndex;

@@ -261,6 +261,72 @@ ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, cons
 }
 
 // ------------------------------------------------------------------------------------------
+// LoadDataWithTranspose of 1- and 4-byte elements: each repeat merges two consecutive source
+// fractals (512 B each) into one 1 KiB square, transposes it and splits it into two fractals
+// again. int8/uint8: two 16 x 32 fractals stacked into a 32 x 32 square (rows 0-15, 16-31), split
+// by rows. float/int32/uint32: two 16 x 8 fractals side by side in a 16 x 16 square (columns 0-7,
+// 8-15), split by columns. srcStride counts squares (1 KiB; startIndex too); the repeat's first
+// destination fractal follows the previous one's first after dstGap fractals, its second after
+// the first by dstFracGap (Ascend C API reference, LoadDataWithTranspose).
+// ------------------------------------------------------------------------------------------
+ASCEND_SIM_API void cube_load2d_transpose_pairs(const TensorRef& dst, const TensorRef& src, uint32_t esize,
+                                                const LoadData2dTransposeParams& p, const SrcLoc& loc) {
+    const ::AscendC::sim::ApiScope api_scope_;
+    CoreCtx& c = enter("LoadDataWithTranspose", loc);
+    if (esize != 1 && esize != 4) {
+        fail("BAD_PARAM", "LoadDataWithTranspose", loc, "%u-byte elements do not merge fractal pairs", esize);
+    }
+    if (p.addrMode != 0) {
+        fail("UNSUPPORTED", "LoadDataWithTranspose", loc,
+             "LoadData2dTransposeParams.addrMode = %u (decrementing addresses) is not emulated", p.addrMode);
+    }
+    if (p.repeatTimes == 0) return;
+    constexpr uint64_t kSquare = 2 * kFractal;
+    LocalView d = view_raw(dst, "LoadDataWithTranspose", "dst (LocalTensor)", loc, ONE_BLK_SIZE,
+                           hw_bit(Hardware::L0A) | hw_bit(Hardware::L0B));
+    const uint64_t rel = static_cast<uint64_t>(d.blk->addr) + dst.off - c.hw_base[static_cast<int>(d.blk->hw)];
+    if (rel % kFractal != 0) {
+        fail("ADDR_ALIGN", "LoadDataWithTranspose", loc,
+             "dst starts at %s byte address %llu, which is not 512-byte aligned (L0A/L0B hold whole fractals)",
+             hw_name(d.blk->hw), static_cast<unsigned long long>(rel));
+    }
+    const uint64_t step = (1u + static_cast<uint64_t>(p.dstGap)) * kFractal;
+    const uint64_t second = (1u + static_cast<uint64_t>(p.dstFracGap)) * kFractal;
+    need(d, static_cast<uint64_t>(p.repeatTimes - 1) * step + second + kFractal, "LoadDataWithTranspose",
+         "dst (LocalTensor)", loc);
+    LocalView s = view_raw(src, "LoadDataWithTranspose", "src (LocalTensor)", loc, ONE_BLK_SIZE, hw_bit(Hardware::L1));
+    need(s, (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(p.repeatTimes - 1) * p.srcStride + 1) * kSquare,
+         "LoadDataWithTranspose", "src (LocalTensor)", loc);
+    // Square element (i, j) -> byte offset in the source pair / destination pair (dst: the second
+    // fractal's offset is `second`, not 512).
+    const uint32_t n = esize == 1 ? 32u : 16u;  // square side in elements
+    auto src_at = [&](uint32_t i, uint32_t j) -> uint64_t {
+        return esize == 1 ? (i / 16) * kFractal + (i % 16) * 32 + j : (j / 8) * kFractal + i * 32 + (j % 8) * 4;
+    };
+    auto dst_at = [&](uint32_t i, uint32_t j) -> uint64_t {
+        return esize == 1 ? (i / 16) * second + (i % 16) * 32 + j : (j / 8) * second + i * 32 + (j % 8) * 4;
+    };
+    uint8_t data[kSquare], shadow[kSquare];
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const uint64_t so = (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * kSquare;
+        const uint64_t dof = static_cast<uint64_t>(r) * step;
+        std::memcpy(data, s.data + so, kSquare);  // the source and destination may not overlap, copies do
+        std::memcpy(shadow, s.shadow + so, kSquare);
+        for (uint32_t i = 0; i < n; ++i) {
+            for (uint32_t j = 0; j < n; ++j) {  // destination (i, j) = source (j, i)
+                const uint64_t from = src_at(j, i), to = dof + dst_at(i, j);
+                std::memcpy(d.data + to, data + from, esize);
+                std::memcpy(d.shadow + to, shadow + from, esize);
+            }
+        }
+    }
+    const uint64_t bytes = static_cast<uint64_t>(p.repeatTimes) * kSquare;
+    const double bpc = d.blk->hw == Hardware::L0A ? c.soc->mte1_l0a_bpc : c.soc->mte1_l0b_bpc;
+    charge(c, Pipe::MTE1, c.soc->mte1_latency + static_cast<uint64_t>(std::ceil(bytes / bpc)), "LoadDataWithTranspose",
+           loc, {{s.blk, false}, {d.blk, true}});
+}
+
+// ------------------------------------------------------------------------------------------
 // Load3D v2: img2col of an L1 feature map (C1 x l1H x l1W x C0) into L0A (Zz). Row m of the
 // result is output position mStartPt + m (row-major over the output H x W); column k is
 // kStartPt + k in (c1, kh, kw, c0) order (the FRACTAL_Z K order of conv weights).

@@ -550,6 +550,8 @@ ASCEND_SIM_API void cube_nd2nz(const TensorRef& dst, const void* gm, uint32_t es
                                const SrcLoc& loc);
 ASCEND_SIM_API void cube_load2d(const TensorRef& dst, const TensorRef* src, const void* gm, uint32_t esize,
                                 const LoadData2DParams& p, const SrcLoc& loc);
+ASCEND_SIM_API void cube_load2d_transpose_pairs(const TensorRef& dst, const TensorRef& src, uint32_t esize,
+                                                const LoadData2dTransposeParams& p, const SrcLoc& loc);
 struct Load3DArgs {
     uint32_t pad[4];  // left, right, top, bottom
     uint32_t l1H, l1W, channelSize, kExtension, mExtension, kStartPt, mStartPt;

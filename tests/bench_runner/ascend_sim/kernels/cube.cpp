@@ -61,10 +61,18 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR
 
     // ---- GM -> L1 (ND -> NZ) ----
     const bool transB = (op == 3);
+    // op 4: B's 8/32-bit fractal pairs through LoadDataWithTranspose, as Catlass loads them: float
+    // from zZ (fractals row-major: a pair sits side by side), int8 from NZ (a pair is stacked).
+    // K and N multiples of 16 (float) or 32 (int8).
+    const bool pairs = (op == 4);
     LocalTensor<ELEM> a1 = qa1.AllocTensor<ELEM>();
     LocalTensor<ELEM> b1 = qb1.AllocTensor<ELEM>();
     DataCopy(a1, ga, Nd2NzParams(1, M, K, 0, K, Mp, 1, 0));
-    if (transB) {
+    if (pairs && sizeof(ELEM) == 4) {
+        for (uint32_t kb = 0; kb < K / 16; ++kb) {  // zZ: one row of fractals per 16 rows of B
+            DataCopy(b1[kb * 16 * N], gb[kb * 16 * N], Nd2NzParams(1, 16, N, 0, N, 16, 1, 0));
+        }
+    } else if (transB) {
         DataCopy(b1, gb, Nd2NzParams(1, N, K, 0, K, Np, 1, 0));  // B^T: N x K
     } else {
         DataCopy(b1, gb, Nd2NzParams(1, K, N, 0, N, Kp, 1, 0));
@@ -80,7 +88,19 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR
         for (uint32_t i = 0; i < m1; ++i) {
             LoadData(a2[i * kbn * 16 * C0], a1, LoadData2DParams(kb0 * m1 + i, kbn, m1, 0, 0, false, 0));
         }
-        if (transB) {
+        if (pairs) {  // kb0 == 0, kbn == every K block: the whole of B
+            if (sizeof(ELEM) == 4) {  // a 16 x 16 square per repeat: two k-blocks of Zn
+                for (uint32_t i = 0; i < K / 16; ++i) {
+                    LoadDataWithTranspose(b2[i * 2 * n1 * 128], b1[i * 16 * N],
+                                          LoadData2dTransposeParams(0, n1, 1, 0, n1 - 1));
+                }
+            } else {  // int8: a 32 x 32 square per repeat: two n-blocks of one k-block of Zn
+                for (uint32_t j = 0; j < K / 32; ++j) {
+                    LoadDataWithTranspose(b2[j * n1 * 512], b1[j * 2 * 512],
+                                          LoadData2dTransposeParams(0, N / 32, kb1 / 2, 1, 0));
+                }
+            }
+        } else if (transB) {
             LoadData(b2, b1, LoadData2DParams(kb0 * n1, kbn * n1, 1, 0, 0, false, 0));
         } else {  // 16-bit only: K x N in L1, transpose each fractal into Zn
             for (uint32_t j = 0; j < kbn; ++j) {
