@@ -168,7 +168,8 @@ def test_two_allocators_on_one_memory_are_refused(sim, cn):
 
 def test_assert_is_empty_as_on_the_npu_and_ascendc_assert_checks(sim, cn):
     """CANN's device build defines ASSERT(x) as nothing: a false one, even one naming a function
-    that does not exist, compiles and passes; ascendc_assert is a CRASH at its line."""
+    that does not exist, compiles and passes, and so does one with no semicolon before it (not
+    even an empty statement); ascendc_assert is a CRASH at its line."""
     _, run = go(sim, cn, 10)
     assert run.returncode == 3
     f = run.report["findings"][0]
