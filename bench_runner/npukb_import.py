@@ -516,6 +516,8 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
         if t.name in aliases and math.prod(shapes[t.name]) != math.prod(shapes[aliases[t.name][0]]):
             raise ImportSkip(f"output {t.name}: Model returns shape {shapes[t.name]} for the in-place input "
                              f"{aliases[t.name][0]} of shape {shapes[aliases[t.name][0]]}")
+        if t.name in aliases:  # the input's buffer, in the input's shape (a view Model returns may differ)
+            shapes[t.name] = shapes[aliases[t.name][0]]
     elements = sum(math.prod(s) for n, s in shapes.items() if n not in aliases)
     if elements > max_elements:
         raise ImportSkip(f"larger than {max_elements} elements in all ({elements})")

@@ -383,14 +383,20 @@ class CpuSim(Toolchain):
                     (job.box / rel).unlink(missing_ok=True)
 
 
+#: The public headers a kernel includes whose macros expand to emulator code: kernel_operator.h
+#: and the Matmul API's (REGIST_MATMUL_OBJ), which kernels include themselves.
+_MACRO_HEADERS = ("kernel_operator.h", "lib/matmul_intf.h")
+
+
 @functools.lru_cache(maxsize=1)
 def _emulator_macros() -> dict[str, str]:
-    """The macros kernel_operator.h defines (``g++ -dM`` on our own headers only: trusted input)."""
+    """The macros the public headers define (``g++ -dM`` on our own headers only: trusted input),
+    so that static_check knows what a line naming one of them may carry (_MACRO_HEADERS)."""
     from bench_runner import static_check
 
     mod = _require_build()
     with sandbox.job_dir() as job:
-        (job.box / "probe.cpp").write_text('#include "kernel_operator.h"\n', encoding="utf-8")
+        (job.box / "probe.cpp").write_text("".join(f'#include "{h}"\n' for h in _MACRO_HEADERS), encoding="utf-8")
         argv = list(mod.compile_command([Path("probe.cpp")], Path("probe.o"), extra_include_dirs=(launcher.HARNESS_DIR,)))
         argv = [a for a in argv[:argv.index("-o")] if not a.endswith(getattr(mod, "RUNTIME_OBJ", ".o"))]
         proc = subprocess.run([argv[0], "-E", "-dM", *argv[1:]], cwd=job.box, capture_output=True, text=True,

@@ -162,6 +162,22 @@ def test_emulator_macros_stay_allowed() -> None:
     assert result.verdict.value == "passed", result.reason
 
 
+def test_the_matmul_apis_macro_stays_allowed() -> None:
+    """REGIST_MATMUL_OBJ comes from lib/matmul_intf.h, which kernels include themselves: the
+    exemption's macro table lacked it, so once the preprocessed tokens were read (a pasting macro;
+    NPUKernelBench's InplaceFusedMatmulSoftmaxGrad on the host_device path) its expansion was
+    refused as "refers to the emulator's internals" (issue #31)."""
+    from bench_runner import tasks
+    from bench_runner.evaluate import evaluate
+
+    src = tasks.get_task("matmul_api_bias_fp16").expert_kernel.read_text()
+    assert "REGIST_MATMUL_OBJ" in src
+    pasted = "#define AKGEN_CAT(a, b) a##b\n" + src
+    assert static_check.may_hide_tokens(pasted, {})
+    result = evaluate("matmul_api_bias_fp16", pasted, use_cache=False, baseline=False)
+    assert result.verdict.value == "passed", (result.reason, result.diagnostics[:2])
+
+
 def test_a_form_feed_does_not_shift_the_lines_the_exemption_reads() -> None:
     """g++ counts lines by newlines only; Python's str.splitlines also breaks at a form feed, which
     CANN sources carry in comments (NPUKernelBench's common_dtype.h). The exemption for an emulator
