@@ -108,7 +108,7 @@ def test_every_category_has_a_title_and_codes_are_stable() -> None:
                                                 "DEADLOCK", "GM_OOB", "LOCAL_OOB", "COPY_ALIGN", "ADDR_ALIGN",
                                                 "UNINIT_READ", "BAD_PARAM", "CRASH", "SIM_TIMEOUT", "UNSUPPORTED",
                                                 "SYNC_MISMATCH", "UNMODELLED_WRITE", "STRAY_ACCESS", "GM_PAD_WRITE",
-                                                "CPU_DEBUG_ASSERT"}
+                                                "CPU_DEBUG_ASSERT", "INT_DIV_ZERO"}
 
 
 def test_a_generator_format_failure_is_its_own_category() -> None:
