@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_runner.ascend_sim import source_rewrite
+from bench_runner.ascend_sim import member_specialization, source_rewrite
 
 #: At most this many files in one host bundle.
 MAX_HOST_FILES = 8
@@ -290,12 +290,7 @@ def optiling_structs(header_text: str) -> list[str]:
     code = source_rewrite.code_mask(header_text)
     names: list[str] = []
     for ns in _OPTILING.finditer(code):
-        depth, end = 1, len(code)
-        for i in range(ns.end(), len(code)):
-            depth += {"{": 1, "}": -1}.get(code[i], 0)
-            if depth == 0:
-                end = i
-                break
+        end = member_specialization.matching_brace(code, ns.end() - 1)
         level = 1
         pos = ns.end()
         for m in _STRUCT_NAMES.finditer(code, ns.end(), end):

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from bench_runner.ascend_sim import member_specialization
+
 _CLASS = re.compile(r"\b(?:class|struct)\s+(?:alignas\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\b")
 _SKIP_WORDS = re.compile(r"^\s*(?:static|using|typedef|friend|template|enum|class|struct|union|public|private|"
                          r"protected|return)\b")
@@ -58,15 +60,8 @@ def edits(code: str) -> list[tuple[int, int, str]]:
 
 
 def _matching_brace(code: str, open_at: int) -> int | None:
-    depth = 0
-    for i in range(open_at, len(code)):
-        if code[i] == "{":
-            depth += 1
-        elif code[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
+    close = member_specialization.matching_brace(code, open_at)
+    return close if close < len(code) else None
 
 
 def _top_level_statements(code: str, start: int, end: int):

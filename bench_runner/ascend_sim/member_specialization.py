@@ -87,7 +87,7 @@ def edits(code: str) -> list[tuple[int, int, str]]:
             _Spec(m.start(), m.end(), name, d.start("args"), d.end("args"), d["args"][1:-1].strip()))
     out: list[tuple[int, int, str]] = []
     for (open_brace, name), specs in groups.items():
-        close = _matching_brace(code, open_brace)
+        close = matching_brace(code, open_brace)
         primary = _primary(code, open_brace + 1, close, name, {s.start for s in specs})
         if primary is None:
             continue
@@ -102,7 +102,7 @@ def edits(code: str) -> list[tuple[int, int, str]]:
             out.append((s.start, s.end, head))
             out.append((s.args_start, s.args_end, _blank(code[s.args_start:s.args_end])))
     for (open_brace, name), specs in class_groups.items():
-        head_close = _class_primary(code, open_brace + 1, _matching_brace(code, open_brace), name,
+        head_close = _class_primary(code, open_brace + 1, matching_brace(code, open_brace), name,
                                     {s.start for s in specs})
         if head_close is None:
             continue
@@ -176,7 +176,9 @@ def _innermost(scopes: list[tuple[int, int]], pos: int) -> tuple[int, int] | Non
     return best
 
 
-def _matching_brace(code: str, open_brace: int) -> int:
+def matching_brace(code: str, open_brace: int) -> int:
+    """The offset of the ``}`` closing the ``{`` at ``open_brace`` in ``code`` (a code_mask, so no
+    brace in a comment or literal counts); ``len(code)`` when it is never closed."""
     depth = 0
     for i in range(open_brace, len(code)):
         if code[i] == "{":
