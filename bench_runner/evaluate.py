@@ -451,7 +451,8 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
     own_check = reference.has_check(task)
     decoded: dict[str, np.ndarray] = {}
     within: list[verify.OutputCheck] = []
-    for spec in task.outputs:
+    judged = [spec for spec in task.outputs if spec.judged]
+    for spec in judged:
         source = spec.alias or spec.name
         want = trial.golden[spec.name]
         got = verify.decode(buffers.get(source, b""), spec.dtype, want.shape)
@@ -476,7 +477,7 @@ def _judge_trial(task: tasks.Task, case: tasks.CaseSpec, trial: Trial, buffers: 
             diags.append(Diagnostic(_mismatch_category(chk), chk.describe() + where, source="verifier"))
             summaries.append(chk.describe() + where)
         checks.append(entry)
-    if own_check and len(decoded) == len(task.outputs):
+    if own_check and len(decoded) == len(judged):
         verdict = reference.check(task, case, trial.golden, decoded)
         if not verdict.passed:
             worst = [c for c in within if not c.passed]

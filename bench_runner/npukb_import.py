@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_runner import dtypes, op_project
+from bench_runner import dtypes, npukb_plan, npukb_pybind, op_project
 from bench_runner.ascend_sim import source_rewrite
 from bench_runner.op_project import OpDefTensor
 
@@ -106,6 +106,9 @@ class TaskImport:
     slugs: list[str] = field(default_factory=list)
     skipped: str | None = None
     dropped_cases: list[str] = field(default_factory=list)
+    #: How the cases were routed onto the op: "pybind.cpp" (its binding, run by npukb_pybind), or
+    #: "positional: <why the binding could not be built>" (npukb_plan.positional_plan).
+    binding: str = "pybind.cpp"
 
 
 @dataclass
@@ -309,12 +312,24 @@ class _Case:
     attrs: dict[str, Any]
     #: Per tensor list (a DYNAMIC OpDef input or output): each tensor's shape; its flat shape is in shapes.
     lists: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
-    #: How many of the values (inputs, then attributes) go to forward(); the rest to Model(*init).
-    n_forward: int = 0
     #: The dtypes of tensors whose OpDef types are computed in code (the case's own), by name.
     wild: tuple[tuple[str, str], ...] = ()
     #: Per OpDef input, what get_inputs gave (:func:`value_form`): the golden hands Model the same.
     forms: tuple[tuple[str, str], ...] = ()
+    #: Where the case's values go (npukb_plan): the op's inputs and attributes, and Model.
+    plan: npukb_plan.Plan | None = None
+
+
+@dataclass(frozen=True)
+class _OpShape:
+    """An answer's OpDef as the import uses it: inputs, attributes, the outputs as declared
+    (``op_outs``) and as the task has them (``outs``, in-place ones renamed; ``aliases``)."""
+
+    ins: list[OpDefTensor]
+    attrs: list[tuple[str, str]]
+    op_outs: list[OpDefTensor]
+    outs: list[OpDefTensor]
+    aliases: dict[str, tuple[str, bool]]
 
 
 def import_task(folder: Path, out: Path, *, max_case_elements: int | None = None) -> TaskImport:
@@ -360,8 +375,8 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
     if not ins:
         raise ImportSkip("OpDef: no inputs found")
     pybind = folder / "validation" / "pybind.cpp"
-    outs, aliases = in_place_outputs(ins, [t for t in tensors if t.kind == "Output"],
-                                     pybind.read_text(encoding="utf-8") if pybind.is_file() else "")
+    op_outs = [t for t in tensors if t.kind == "Output"]
+    outs, aliases = in_place_outputs(ins, op_outs, pybind.read_text(encoding="utf-8") if pybind.is_file() else "")
     if any(k.startswith("List") or k == "?" for _, k in attrs):
         raise ImportSkip("list or untyped attributes")
     m = _ENTRY.search(kernel_text)
@@ -374,11 +389,20 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
                          "+ workspace + tiling")
 
     prepare, module = load_validation(folder / "validation")
+    ops = _OpShape(ins, attrs, op_outs, outs, aliases)
+    binding = None
+    if not pybind.is_file():
+        rec.binding = "positional: the task has no validation/pybind.cpp"
+    else:
+        try:
+            binding = npukb_pybind.CompiledBinding(pybind)
+        except npukb_pybind.PybindError as exc:
+            rec.binding = f"positional: {exc}"
     cases: list[_Case] = []
     for row in read_cases(folder / "validation" / "test_cases.csv"):
         name = f"c{row.get('case_id', len(cases))}"
         try:
-            cases.append(_case(name, row, prepare, module, ins, outs, attrs, torch, max_elements, aliases))
+            cases.append(_case(name, row, prepare, module, ops, torch, max_elements, binding))
         except ImportSkip as exc:
             rec.dropped_cases.append(f"{name}: {exc}")
         except Exception as exc:  # noqa: BLE001 - this case's inputs or reference fail on the CPU
@@ -388,10 +412,10 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
 
     groups: dict[tuple[Any, ...], list[_Case]] = defaultdict(list)
     for c in cases:
-        groups[(c.combo, tuple(len(c.shapes[t.name]) for t in ins + outs), c.wild)].append(c)
+        groups[(c.combo, tuple(len(c.shapes[t.name]) for t in ins + outs), c.wild, c.plan.signature())].append(c)
     by_combo: dict[int, int] = defaultdict(int)
     slugs = []
-    for (combo, ranks, wild), group in sorted(groups.items(), key=lambda kv: kv[0]):
+    for (combo, ranks, wild, _), group in sorted(groups.items(), key=lambda kv: kv[0][:3]):
         dtype = _dtype_of(ins[0], combo, wild)
         by_combo[combo] += 1
         slug = f"{snake(folder.name)}_{_SHORT[dtype]}"
@@ -468,17 +492,30 @@ def returned_input(pybind: str, n_inputs: int) -> int | None:
     return operands.index(returns[-1]) if returns[-1] in operands else None
 
 
-def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, outs: list, attrs: list,
-          torch: Any, max_elements: int, aliases: dict[str, tuple[str, bool]]) -> _Case:
+def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ops: _OpShape, torch: Any,
+          max_elements: int, binding: npukb_pybind.CompiledBinding | None) -> _Case:
+    ins, outs, attrs, aliases = ops.ins, ops.outs, ops.attrs, ops.aliases
     torch.manual_seed(0)
     forward, init = draw(prepare, row)
-    # Model(*init)(*forward): the values fill the OpDef's inputs, then its attributes, in order —
-    # a norm's gamma and epsilon, a loss's reduction come as Model's init parameters.
+    result = module.Model(*init)(*forward)
+    results = split_results(result, [t.dynamic for t in outs])
+    plan, why = None, None
+    if binding is not None:
+        try:
+            call = npukb_pybind.record_call(module, init, forward)
+            plan = npukb_plan.binding_plan(ins, attrs, ops.op_outs, outs, aliases, forward, init, call,
+                                           binding.run(call), len(results), torch)
+        except (npukb_plan.PlanSkip, npukb_pybind.PybindError) as exc:
+            why = str(exc)
+    if plan is None:
+        # The binding's routing is the truth; where the shim cannot follow it, the values in order
+        # (what NPUKernelBench's files mostly do) — and the binding's reason if that fails too.
+        try:
+            plan = npukb_plan.positional_plan(ins, attrs, outs, forward, init, len(results), torch)
+        except npukb_plan.PlanSkip as exc:
+            raise ImportSkip(why or str(exc)) from None
     values = forward + init
-    if len(values) != len(ins) + len(attrs):
-        raise ImportSkip(f"{len(forward)} values from get_inputs and {len(init)} from get_init_inputs for "
-                         f"{len(ins)} OpDef inputs + {len(attrs)} attributes")
-    tensors, attr_values = values[:len(ins)], values[len(ins):]
+    tensors = [values[i] for i in plan.inputs]
     lists: dict[str, tuple[tuple[int, ...], ...]] = {}
     for t, v in zip(ins, tensors, strict=True):
         if isinstance(v, (list, tuple)):
@@ -495,41 +532,39 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ins: list, 
     shapes = {t.name: (sum(math.prod(s) for s in lists[t.name]),) if t.name in lists else
               (tuple(v.shape) if isinstance(v, torch.Tensor) and v.dim() > 0 else (1,))
               for t, v in zip(ins, tensors, strict=True)}
-    attr_map: dict[str, Any] = {}
-    for (aname, kind), v in zip(attrs, attr_values, strict=True):
-        v = v.item() if isinstance(v, torch.Tensor) and v.numel() == 1 else v
-        if isinstance(v, (list, tuple, torch.Tensor)):
-            raise ImportSkip(f"attribute {aname}: a list value")
-        attr_map[aname] = float(v) if kind == "Float" else (bool(v) if kind == "Bool" else (str(v) if kind == "String" else int(v)))
-    result = module.Model(*init)(*forward)
-    results = split_results(result, [t.dynamic for t in outs])
-    if len(results) != len(outs):
-        raise ImportSkip(f"Model returns {len(results)} tensors for {len(outs)} OpDef outputs")
-    for t, r in zip(outs, results, strict=True):
+    wild = {t.name: k or "float32" for t, k in zip(ins, kinds, strict=True) if not t.ge_types}
+    for t in outs:
+        index = plan.results[t.name]
+        r = results[index] if index is not None else None
         if t.dynamic:
+            if r is None:
+                raise ImportSkip(f"output {t.name}: a tensor list pybind.cpp does not return")
             lists[t.name] = _list_shapes(t.name, r, torch)
             shapes[t.name] = (sum(math.prod(s) for s in lists[t.name]),)
-            continue
-        if not isinstance(r, torch.Tensor):
+        elif r is not None and not isinstance(r, torch.Tensor):
             raise ImportSkip(f"output {t.name}: Model returns {type(r).__name__}")
-        shapes[t.name] = tuple(r.shape) if r.dim() > 0 else (1,)
+        else:
+            made = plan.out_shapes[t.name]
+            own = (tuple(r.shape) if r.dim() > 0 else (1,)) if r is not None else None
+            if made is not None and own is not None and math.prod(made) != math.prod(own):
+                raise ImportSkip(f"output {t.name}: Model returns shape {own} where pybind.cpp allocates {made}")
+            shapes[t.name] = made or own  # type: ignore[assignment]
         if t.name in aliases and math.prod(shapes[t.name]) != math.prod(shapes[aliases[t.name][0]]):
-            raise ImportSkip(f"output {t.name}: Model returns shape {shapes[t.name]} for the in-place input "
+            raise ImportSkip(f"output {t.name}: shape {shapes[t.name]} for the in-place input "
                              f"{aliases[t.name][0]} of shape {shapes[aliases[t.name][0]]}")
         if t.name in aliases:  # the input's buffer, in the input's shape (a view Model returns may differ)
             shapes[t.name] = shapes[aliases[t.name][0]]
+        if not t.ge_types:
+            first = (r[0] if isinstance(r, list) else r) if r is not None else None
+            wild[t.name] = (akgen_dtype(first.dtype) if first is not None else
+                            plan.out_dtypes.get(t.name, "") if plan.out_dtypes.get(t.name) in dtypes.NAMES else "") or ""
+            if not wild[t.name]:
+                raise ImportSkip(f"output {t.name}: its dtype is not an akgen dtype")
     elements = sum(math.prod(s) for n, s in shapes.items() if n not in aliases)
     if elements > max_elements:
         raise ImportSkip(f"larger than {max_elements} elements in all ({elements})")
-    wild = {t.name: k or "float32" for t, k in zip(ins, kinds, strict=True) if not t.ge_types}
-    for t, r in zip(outs, results, strict=True):
-        if not t.ge_types:
-            first = r[0] if isinstance(r, list) else r
-            wild[t.name] = akgen_dtype(first.dtype) or ""
-            if not wild[t.name]:
-                raise ImportSkip(f"output {t.name}: {first.dtype} is not an akgen dtype")
-    return _Case(name, row, combo, shapes, attr_map, lists, len(forward), tuple(sorted(wild.items())),
-                 tuple(value_form(v, torch) for v in tensors))
+    return _Case(name, row, combo, shapes, plan.attrs, lists, tuple(sorted(wild.items())),
+                 tuple(value_form(v, torch) for v in tensors), plan)
 
 
 def value_form(value: Any, torch: Any) -> tuple[str, str]:
@@ -626,7 +661,8 @@ def kernel_mode(kernel: str) -> str:
 def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins: list, outs: list, attrs: list,
                 combo: int, cases: list[_Case], kernel_text: str, kernel_headers: list[Path], bundle: str,
                 aliases: dict[str, tuple[str, bool]]) -> None:
-    wild = cases[0].wild
+    wild, plan = cases[0].wild, cases[0].plan
+    assert plan is not None
     if dest.exists():
         shutil.rmtree(dest)
     (dest / "template").mkdir(parents=True)
@@ -660,7 +696,7 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
             lines += [f"[[{kind}]]", f"name = {json.dumps(t.name)}", f"dtype = {json.dumps(_dtype_of(t, combo, wild))}",
                       f"shape = {json.dumps(dims_of[alias or t.name])}", *(["list = true"] if t.dynamic else []),
                       *([f"alias = {json.dumps(alias)}"] if alias else []), *(["argument = true"] if argument else []),
-                      ""]
+                      *(["judged = false"] if kind == "outputs" and plan.results[t.name] is None else []), ""]
     if attrs:
         lines.append("[attributes]")
         lines += [f"{a} = {_toml(cases[0].attrs[a])}" for a, _ in attrs]
@@ -699,8 +735,11 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     spec = {"inputs": [[t.name, _dtype_of(t, combo, wild)] for t in ins],
             "outputs": [[t.name, _dtype_of(t, combo, wild)] for t in outs],
             "attrs": [a for a, _ in attrs], "lists": [t.name for t in ins + outs if t.dynamic],
-            "n_forward": cases[0].n_forward, "precision": precision, "forms": [list(f) for f in cases[0].forms]}
+            "positions": list(plan.inputs), "n_forward": plan.n_forward, "sources": [list(s) for s in plan.sources],
+            "results": plan.results, "precision": precision, "forms": [list(f) for f in cases[0].forms]}
     (dest / "npukb" / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    values = {c.name: {str(k): v for k, v in c.plan.values.items()} for c in cases if c.plan and c.plan.values}
+    (dest / "npukb" / "values.json").write_text(json.dumps(values, sort_keys=True), encoding="utf-8")
     (dest / "reference.py").write_text(_REFERENCE, encoding="utf-8")
     desc = folder / "api_desc.md"
     (dest / "api_desc.md").write_text(desc.read_text(encoding="utf-8") if desc.is_file() else f"{folder.name}\n",
@@ -738,11 +777,13 @@ import numpy as np
 import torch
 
 from bench_runner.npukb_import import check_precision, draw, load_validation, split_results, torch_dtype
+from bench_runner.npukb_plan import value_from_json
 
 _HERE = Path(__file__).resolve().parent
 _PREPARE, _MODULE = load_validation(_HERE / "npukb")
 _CASES = json.loads((_HERE / "npukb" / "cases.json").read_text())
 _SPEC = json.loads((_HERE / "npukb" / "spec.json").read_text())
+_VALUES = json.loads((_HERE / "npukb" / "values.json").read_text())
 
 
 _LISTS = set(_SPEC.get("lists", []))
@@ -753,7 +794,8 @@ def make_inputs(case, rng):
     forward, init = draw(_PREPARE, _CASES[case.name])
     values = forward + init
     out = {}
-    for (name, _dtype), v in zip(_SPEC["inputs"], values):
+    for (name, _dtype), at in zip(_SPEC["inputs"], _SPEC["positions"]):
+        v = values[at]
         if name in _LISTS:  # a tensor list: its tensors one after the other, flat
             t = torch.cat([e.reshape(-1) for e in v]) if v else torch.zeros(0)
         else:
@@ -778,8 +820,11 @@ def _tensor(name, dtype, flat, case):
 
 def _outputs(arrays, case):
     """The outputs as the benchmark's runner holds them: one tensor, or a list (a tensor list
-    output, or several outputs) of tensors in their own dtypes."""
-    tensors = [_tensor(name, dtype, arrays[name], case) for name, dtype in _SPEC["outputs"]]
+    output, or several outputs) of tensors in their own dtypes, in the order its binding returns
+    them; outputs it does not return are not judged."""
+    judged = sorted((_SPEC["results"][name], name, dtype) for name, dtype in _SPEC["outputs"]
+                    if _SPEC["results"][name] is not None)
+    tensors = [_tensor(name, dtype, arrays[name], case) for _, name, dtype in judged]
     if len(tensors) == 1:
         return tensors[0]
     return [t for entry in tensors for t in (entry if isinstance(entry, list) else [entry])]
@@ -811,20 +856,34 @@ def _argument(name, dtype, flat, case, form):
 
 
 def golden(inputs, attrs, case):
-    forms = _SPEC.get("forms") or [None] * len(_SPEC["inputs"])
-    args = [_argument(name, dtype, inputs[name], case, form)
-            for (name, dtype), form in zip(_SPEC["inputs"], forms)]
-    args += [attrs[a] for a in _SPEC["attrs"]]
-    n = _SPEC.get("n_forward", len(args))
+    forms = dict(zip([name for name, _ in _SPEC["inputs"]], _SPEC.get("forms") or [None] * len(_SPEC["inputs"])))
+    dtypes = dict(_SPEC["inputs"])
+    own = _VALUES.get(case.name, {})
+    args = []
+    for i, (kind, *what) in enumerate(_SPEC["sources"]):
+        if kind == "input":
+            args.append(_argument(what[0], dtypes[what[0]], inputs[what[0]], case, forms[what[0]]))
+        elif kind == "attr":
+            args.append(attrs[what[0]])
+        else:
+            args.append(value_from_json(own.get(str(i)), torch))
+    n = _SPEC["n_forward"]
     result = _MODULE.Model(*args[n:])(*args[:n])
     results = split_results(result, [name in _LISTS for name, _ in _SPEC["outputs"]])
     out = {}
-    for (name, dtype), r in zip(_SPEC["outputs"], results):
+    for name, dtype in _SPEC["outputs"]:
+        index = _SPEC["results"][name]
+        if index is None:  # an output the benchmark does not judge: the op writes it, no one reads it
+            out[name] = np.zeros(case.shapes[name], dtype=bool if dtype == "bool" else np.float64)
+            continue
+        r = results[index]
         if name in _LISTS:
             r = torch.cat([e.detach().reshape(-1) for e in r])
         r = r.detach()
         if r.dim() == 0:  # a 0-d result (a BLAS scalar: isamax, snrm2) is the task's one-element output
             r = r.reshape(1)
+        if name not in _LISTS and tuple(r.shape) != tuple(case.shapes[name]) and r.numel() == np.prod(case.shapes[name]):
+            r = r.reshape(case.shapes[name])  # the shape the binding allocates (a loss's () as (1,))
         if dtype == "bool":
             out[name] = (r != 0).numpy()
         elif dtype in ("float16", "bfloat16", "float32"):

@@ -73,6 +73,7 @@ def _args_text(task: tasks.Task) -> str:
         lines.append(f"- `{t.name}`: input, {t.dtype.name} ({t.dtype.cpp}), shape [{', '.join(map(str, t.shape))}]")
     for t in task.outputs:
         where = f" (written in place into `{t.alias}`)" if t.alias else ""
+        where += "" if t.judged else " (the op writes it; the task does not compare it)"
         lines.append(f"- `{t.name}`: output, {t.dtype.name} ({t.dtype.cpp}), shape "
                      f"[{', '.join(map(str, t.shape))}]{where}")
     if task.workspace:

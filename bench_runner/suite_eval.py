@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -98,11 +99,41 @@ def judge_experts(slugs: Sequence[str], suite: Path | None, *, workers: int | No
                 on_done(outcomes[-1])
         return outcomes
     done: dict[str, ExpertOutcome] = {}
+    lost: list[str] = []
     with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = {pool.submit(judge_expert, slug, suite_arg): slug for slug in slugs}
         for fut in as_completed(futures):
-            outcome = fut.result()
+            try:
+                outcome = fut.result()
+            except BrokenProcessPool:  # a worker died (the kernel OOM killer): every pending one is lost
+                lost.append(futures[fut])
+                continue
             done[futures[fut]] = outcome
             if on_done:
                 on_done(outcome)
+    # Judged again one at a time, each in a process of its own: the one that dies alone is the
+    # one that killed the pool, and it alone is reported so; the run goes on.
+    for slug in sorted(lost, key=slugs.index):
+        done[slug] = _judge_alone(slug, suite_arg)
+        if on_done:
+            on_done(done[slug])
     return [done[s] for s in slugs]
+
+
+def _judge_alone(slug: str, suite_arg: str | None) -> ExpertOutcome:
+    from bench_runner import tasks
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        try:
+            return pool.submit(judge_expert, slug, suite_arg).result()
+        except BrokenProcessPool:
+            pass
+    level, cases = 0, {}
+    try:
+        task = tasks.get_task(slug, Path(suite_arg) if suite_arg else None)
+        level, cases = task.level, {c.name: False for c in task.cases}
+    except Exception:  # noqa: BLE001 - the outcome below says what happened either way
+        pass
+    msg = ("evaluator error: the process judging this task died (killed, most likely out of memory: "
+           "its largest case needs more than this machine has)")
+    return ExpertOutcome(slug, level, NOT_EVALUATED, reason=msg, blocker=msg, cases=cases)

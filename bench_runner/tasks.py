@@ -69,6 +69,10 @@ class TensorSpec:
     #: a list descriptor, each tensor has its own buffer and shape (the case's ``lists``). Inputs,
     #: goldens and outputs hold the tensors one after the other, flat, in ``shape``.
     list: bool = False
+    #: For outputs: whether the verdict compares it. An output the op must write but the task
+    #: does not judge (``judged = false``: a norm's ``rstd`` that NPUKernelBench's binding does
+    #: not return) still gets a buffer of its shape and the guards on it; no golden is compared.
+    judged: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +241,8 @@ def _tensor_summary(t: TensorSpec) -> dict[str, Any]:
         out["argument"] = True
     if t.list:
         out["list"] = True
+    if not t.judged:
+        out["judged"] = False
     return out
 
 
@@ -460,7 +466,7 @@ def _load_tensors(r: _Reader, key: str, *, is_input: bool) -> list[TensorSpec]:
     items = r.get(key, list, f"an array of [[{key}]] tables")
     if not items:
         raise r.fail(key, f"at least one [[{key}]] table")
-    allowed = {"name", "dtype", "shape", "range", "list"} if is_input else {"name", "dtype", "shape", "alias", "argument", "list"}
+    allowed = {"name", "dtype", "shape", "range", "list"} if is_input else {"name", "dtype", "shape", "alias", "argument", "list", "judged"}
     out = []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
@@ -501,7 +507,12 @@ def _load_tensors(r: _Reader, key: str, *, is_input: bool) -> list[TensorSpec]:
             "argument", bool, "true when the kernel also receives the in-place output as an argument", default=False)
         if argument and alias is None:
             raise t.fail("argument", "only with alias: an output of its own is always an argument", argument)
-        out.append(TensorSpec(name, dtypes.get(dtype_name), tuple(shape), value_range, alias, argument, is_list))
+        judged = True if is_input else t.get("judged", bool, "false for an output the task does not compare",
+                                             default=True)
+        out.append(TensorSpec(name, dtypes.get(dtype_name), tuple(shape), value_range, alias, argument, is_list,
+                              judged))
+    if not is_input and not any(o.judged for o in out):
+        raise r.fail(key, "at least one judged output (judged = false on every one)")
     return out
 
 

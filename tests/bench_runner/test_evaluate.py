@@ -358,3 +358,26 @@ def test_a_wrong_answer_names_the_inputs_at_the_failing_index(tmp_path):
     [(name, value)] = check["inputs_at"].items()
     assert name == "x" and value < 0 and check["want"] == -value and check["got"] == 0.0
     assert f"(inputs there: x={value!r})" in result.reason and f"seed {failing['seed']}" in result.reason
+
+
+def test_an_output_the_task_does_not_judge_is_written_but_not_compared(tmp_path: Path) -> None:
+    """An op's scratch output (NPUKernelBench's binding allocates RmsNorm's ``rstd`` and returns
+    only ``y``): ``judged = false`` gives it a buffer and no verdict; a judged output is judged."""
+    import shutil
+
+    base = tasks.get_task("split_lastdim_fp32")
+    folder = tmp_path / "split_scratch"
+    shutil.copytree(base.root, folder)
+    toml = (folder / "task.toml").read_text().replace('slug = "split_lastdim_fp32"', 'slug = "split_scratch"')
+    toml = toml.replace('name = "y2"\ndtype = "float32"', 'name = "y2"\ndtype = "float32"\njudged = false')
+    assert "judged = false" in toml
+    (folder / "task.toml").write_text(toml)
+    task = tasks.load_task(folder)
+    assert [o.judged for o in task.outputs] == [True, False]
+    kernel = base.expert_kernel.read_text()
+    skips_y2 = kernel.replace("CopyRect(y2Gm, colsB_, colsA_, r, count);", "")
+    assert skips_y2 != kernel
+    assert evaluate(task, skips_y2, use_cache=False, baseline=False).verdict == "passed"
+    skips_y1 = kernel.replace("CopyRect(y1Gm, colsA_, 0, r, count);", "")
+    assert evaluate(task, skips_y1, use_cache=False, baseline=False).verdict == "wrong_answer"
+    assert evaluate(base, skips_y2, use_cache=False, baseline=False).verdict == "wrong_answer"

@@ -143,6 +143,11 @@ def test_tasks_that_do_not_map_are_skipped_with_a_reason(tmp_path: Path) -> None
     root = _fake_npukb(tmp_path / "npukb")
     prep = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation" / "prepare_inputs.py"
     prep.write_text(_PREPARE.replace("return []", "return [3]"), encoding="utf-8")
+    module = prep.parent / "module.py"  # a Model that takes (and ignores) the extra init value
+    module.write_text(_MODULE.replace("class Model(nn.Module):\n", "class Model(nn.Module):\n"
+                                      "    def __init__(self, *extra):\n        super().__init__()\n\n"),
+                      encoding="utf-8")
+    assert "*extra" in module.read_text()
     (rec,) = npukb_import.import_suite(root, tmp_path / "out").tasks
     assert rec.slugs == [] and "1 from get_init_inputs for 2 OpDef inputs + 1 attributes" in (rec.skipped or "")
 
@@ -571,3 +576,95 @@ def test_the_returned_input_is_found_among_the_commands_operands() -> None:
     assert npukb_import.returned_input(_PYBIND_RETURNS_Y, 1) is None  # y is an attribute's place then
     assert npukb_import.returned_input(_PYBIND_RETURNS_Y.replace("return y;", "return out;"), 2) is None
     assert npukb_import.returned_input("", 2) is None
+
+
+_SWAPPED_MODULE = """\
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def __init__(self, alpha):
+        super().__init__()
+        self.alpha = alpha
+
+    def forward(self, y, x):
+        return x * self.alpha + y
+
+
+class ModelNew(nn.Module):
+    def __init__(self, alpha):
+        super().__init__()
+        self.alpha = alpha
+
+    def forward(self, y, x):
+        return kernel_gen_ops.scale_add_api(y, x, self.alpha)
+"""
+
+_SWAPPED_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    shape = eval(param.get("shape", "[1]"))
+    dtype = getattr(torch, param.get("dtype", "float16"))
+    return torch.randn(shape, dtype=dtype), torch.randn(shape, dtype=dtype)
+
+
+def get_init_inputs(param, device=None):
+    return [float(param["alpha"])]
+"""
+
+# The binding takes the model's order (y, x) and hands the op its own (x, y, alpha, z), as an
+# NPUKernelBench pybind.cpp does; a positional reading would give the op y as x.
+_SWAPPED_PYBIND = """\
+#include <torch/csrc/autograd/custom_function.h>
+#include <torch/library.h>
+
+#include "pytorch_npu_helper.hpp"
+
+at::Tensor scale_add_api(const at::Tensor& y, const at::Tensor& x, double alpha)
+{
+    TORCH_CHECK(x.sizes() == y.sizes(), "x and y differ in shape");
+    at::Tensor z = torch::empty_like(x);
+    float alpha_f = static_cast<float>(alpha);
+    EXEC_NPU_CMD(aclnnScaleAdd, x, y, alpha_f, z);
+    return z;
+}
+
+PYBIND11_MODULE(kernel_gen_ops, m) {
+    m.doc() = "test binding";
+    m.def("scale_add_api", &scale_add_api, "");
+}
+"""
+
+
+def test_the_benchmarks_binding_routes_the_models_values_onto_the_op(tmp_path: Path) -> None:
+    """Issue #31: what reaches the op is what the task's pybind.cpp passes to EXEC_NPU_CMD, not
+    the order of get_inputs. The import compiles the benchmark's binding against akgen's torch
+    shim and follows the call ModelNew makes; the expert then passes (a positional reading would
+    swap x and y, and the expert would fail)."""
+    root = _fake_npukb(tmp_path / "npukb")
+    val = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation"
+    (val / "module.py").write_text(_SWAPPED_MODULE, encoding="utf-8")
+    (val / "prepare_inputs.py").write_text(_SWAPPED_PREPARE, encoding="utf-8")
+    (val / "pybind.cpp").write_text(_SWAPPED_PYBIND, encoding="utf-8")
+    out = tmp_path / "out"
+    (rec,) = npukb_import.import_suite(root, out).tasks
+    assert rec.skipped is None and rec.binding == "pybind.cpp", rec
+    spec = json.loads((out / "scale_add_fp16" / "npukb" / "spec.json").read_text())
+    assert spec["positions"] == [1, 0] and spec["sources"] == [["input", "y"], ["input", "x"], ["value"]]
+    assert tomllib.loads((out / "scale_add_fp16" / "task.toml").read_text())["cases"][1]["attributes"] == {
+        "alpha": -2.0}
+    if not cpu_sim.CpuSim().availability().ok:
+        pytest.skip("cpu-sim is not available here")
+    task = tasks.get_task("scale_add_fp16", out)
+    r = evaluate(task, task.expert_kernel.read_text(), path="device_only", use_cache=False, baseline=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics[:2])
+    # the same files without the binding: the values in order, y where x belongs — judged wrong
+    (val / "pybind.cpp").unlink()
+    (rec,) = npukb_import.import_suite(root, tmp_path / "positional").tasks
+    task = tasks.get_task("scale_add_fp16", tmp_path / "positional")
+    r = evaluate(task, task.expert_kernel.read_text(), path="device_only", use_cache=False, baseline=False)
+    assert r.verdict == "wrong_answer", r.reason

@@ -56,3 +56,23 @@ def test_a_suite_run_survives_a_task_whose_reference_fails(suite: Path) -> None:
     (outcome,) = suite_eval.judge_experts(["abs_fp16"], suite, workers=1)
     assert outcome.verdict == suite_eval.NOT_EVALUATED and "expected dtype Half" in outcome.reason, outcome
     assert set(outcome.cases) == {c.name for c in tasks.get_task("abs_fp16", suite).cases}
+
+
+def test_a_suite_run_survives_a_task_that_kills_its_evaluator(suite: Path) -> None:
+    """A worker the kernel's OOM killer ends (here: a golden that SIGKILLs its own process, as
+    the killer would on a case too large for the machine) breaks the process pool; the run goes
+    on, the other task is judged, and the task that died alone is reported so."""
+    for slug in ("abs_fp16", "relu_fp32_dynamic"):
+        shutil.copytree(tasks.get_task(slug).root, suite / slug)
+    ref = suite / "abs_fp16" / "reference.py"
+    ref.write_text(ref.read_text().replace(
+        'def golden(inputs, attrs):\n', 'def golden(inputs, attrs):\n'
+        '    import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)\n'), encoding="utf-8")
+    assert "SIGKILL" in ref.read_text()
+    seen: list[str] = []
+    killed, fine = suite_eval.judge_experts(["abs_fp16", "relu_fp32_dynamic"], suite, workers=2,
+                                            on_done=lambda o: seen.append(o.slug))
+    assert killed.verdict == suite_eval.NOT_EVALUATED and "died" in killed.reason, killed
+    assert killed.cases and not any(killed.cases.values())
+    assert fine.verdict == "passed", fine
+    assert sorted(seen) == ["abs_fp16", "relu_fp32_dynamic"]

@@ -123,6 +123,16 @@ def test_an_in_place_output_may_still_be_a_kernel_argument(suite: Path) -> None:
     assert info.value.field == "outputs[0].argument"
 
 
+def test_an_output_may_be_left_unjudged_but_not_every_output(suite: Path) -> None:
+    toml = VALID_TOML.replace('name = "z"\ndtype = "float32"', 'name = "z"\njudged = false\ndtype = "float32"')
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, slug="none_judged", toml=toml))
+    assert info.value.field == "outputs" and "at least one judged output" in str(info.value)
+    with pytest.raises(TaskFormatError) as info:
+        tasks.load_task(write_task(suite, slug="bad_judged", toml=toml.replace("judged = false", 'judged = "no"')))
+    assert info.value.field == "outputs[0].judged"
+
+
 def test_shape_expressions_and_reduce_dim_tolerance_scaling(suite: Path) -> None:
     toml = VALID_TOML.replace('shape = ["N"]\n\n[[cases]]', 'shape = ["N*2"]\n\n[[cases]]').replace(
         '[[cases]]', '[tolerance]\nreduce_dim = "N"\nreduce_base = 25\nfloat32 = { rtol = 1e-3, atol = 1e-3 }\n\n[[cases]]', 1)
