@@ -64,11 +64,12 @@ from bench_runner.taxonomy import (
 from bench_runner.toolchains import CaseRun, Sources, Toolchain
 
 MIN_RANDOM_TRIALS = 3
-#: Cases holding more elements than this (inputs and outputs) draw one random trial besides the
-#: listed one. Random trials stop a kernel from carrying a case's outputs in its source; no
-#: source can carry this many (contracts.MAX_TASK_SOURCE_BYTES is 1 MiB), while every trial of
-#: such a case costs gigabytes of memory and seconds of drawing, emulating and checking
-#: (NPUKernelBench's largest cases hold 2^28 elements).
+#: Cases holding more elements than this (inputs and outputs) run their listed trial alone.
+#: Random trials stop a kernel from carrying a case's outputs in its source; no source can carry
+#: this many (contracts.MAX_TASK_SOURCE_BYTES is 1 MiB), while every trial of such a case costs
+#: gigabytes of memory and seconds of drawing, emulating and checking (NPUKernelBench's largest
+#: cases hold 2^29 elements; two trials of one needed 11 GB, two evaluations at once more than
+#: a 24 GB machine has).
 HUGE_CASE_ELEMENTS = 1 << 24
 _USER_FILES = {"kernel.cpp": "kernel.cpp", "host.cpp": "host.cpp"}
 #: Outcomes that may be the machine's fault: never cached (nor is any result that hit a time
@@ -346,7 +347,7 @@ def _trial_threads(n_trials: int) -> int:
 def random_trials(task: tasks.Task, case: tasks.CaseSpec, asked: int) -> int:
     """How many random trials ``case`` runs besides its listed one (see HUGE_CASE_ELEMENTS)."""
     elements = _input_elements(task, case) + _elements(task.outputs, case)
-    return 1 if elements > HUGE_CASE_ELEMENTS else asked
+    return 0 if elements > HUGE_CASE_ELEMENTS else asked
 
 
 def _make_trials(task: tasks.Task, case: tasks.CaseSpec, master: int, n_random: int) -> list[Trial]:

@@ -78,7 +78,7 @@ def akgen_dtype(torch_type: Any) -> str | None:
 
 #: Cases larger than this (elements of all tensors) are left out. It is above NPUKernelBench's
 #: largest (the Foreach lists, 268,539,811 elements in all), so every case is imported: such a case
-#: takes a minute or two on one core, with one random trial (evaluate.HUGE_CASE_ELEMENTS).
+#: takes a minute or two on one core, its listed trial alone (evaluate.HUGE_CASE_ELEMENTS).
 MAX_CASE_ELEMENTS = 1 << 29
 #: Cases above these many elements get longer run limits than the sandbox's defaults.
 LARGE_CASE_ELEMENTS = 1 << 22
@@ -355,7 +355,7 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
     if len(kernels) != 1:
         raise ImportSkip(f"op_kernel files: {len(kernels)} .cpp files in the answer")
     kernel_text = kernels[0].read_text(encoding="utf-8")
-    kernel_headers = [p for p in sorted((answer / "op_kernel").iterdir()) if p.is_file() and p != kernels[0]]
+    kernel_headers = [p for p in sorted((answer / "op_kernel").rglob("*")) if p.is_file() and p != kernels[0]]
     host_files = {p.name: p.read_text(encoding="utf-8") for p in sorted((answer / "op_host").iterdir())
                   if p.is_file() and p.suffix in (".cpp", ".cc", ".h", ".hpp")}
     # One translation unit in bundle order: the file that registers the op (OP_ADD) last, after
@@ -751,8 +751,10 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     (dest / "expert" / "kernel.cpp").write_text(kernel_text, encoding="utf-8")
     if kernel_headers:
         (dest / "template" / "include").mkdir()
-        for h in kernel_headers:
-            shutil.copyfile(h, dest / "template" / "include" / h.name)
+        for h in kernel_headers:  # subfolders too (GeGluV2's op_kernel/tanh/*.h)
+            target = dest / "template" / "include" / h.relative_to(folder / "answer" / "0" / "op_kernel")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(h, target)
 
 
 def _toml(v: Any) -> str:
@@ -787,6 +789,16 @@ _VALUES = json.loads((_HERE / "npukb" / "values.json").read_text())
 
 
 _LISTS = set(_SPEC.get("lists", []))
+#: golden() takes the inputs as stored, not as float64 copies (bench_runner/reference.py)
+STORED_INPUTS = True
+
+
+def _native(t, dtype):
+    """A tensor as the task stores it: in ``dtype``, bfloat16 as its uint16 bits."""
+    t = t.detach().to(torch_dtype(dtype)).contiguous()
+    if dtype == "bfloat16":
+        return t.view(torch.int16).numpy().view(np.uint16)
+    return t.numpy()
 
 
 def make_inputs(case, rng):
@@ -800,14 +812,17 @@ def make_inputs(case, rng):
             t = torch.cat([e.reshape(-1) for e in v]) if v else torch.zeros(0)
         else:
             t = v if isinstance(v, torch.Tensor) else torch.tensor([v])
-        t = t.reshape(case.shapes[name])
-        out[name] = t.float().numpy().astype(np.float64) if t.is_floating_point() else t.numpy()
+        out[name] = _native(t.reshape(case.shapes[name]), _dtype)
     return out
 
 
 def _tensor(name, dtype, flat, case):
     # writable: the judge's inputs are read-only, and an in-place Model (Sscal) writes its input
-    t = torch.from_numpy(np.require(flat, requirements=["C", "W"])).to(torch_dtype(dtype))
+    flat = np.require(flat, requirements=["C", "W"])
+    if dtype == "bfloat16" and flat.dtype == np.uint16:  # stored bits (golden's inputs)
+        t = torch.from_numpy(flat.view(np.int16)).view(torch.bfloat16)
+    else:
+        t = torch.from_numpy(flat).to(torch_dtype(dtype))
     if name not in _LISTS:
         return t
     parts, at = [], 0
@@ -874,7 +889,7 @@ def golden(inputs, attrs, case):
     for name, dtype in _SPEC["outputs"]:
         index = _SPEC["results"][name]
         if index is None:  # an output the benchmark does not judge: the op writes it, no one reads it
-            out[name] = np.zeros(case.shapes[name], dtype=bool if dtype == "bool" else np.float64)
+            out[name] = _native(torch.zeros(case.shapes[name]), dtype)
             continue
         r = results[index]
         if name in _LISTS:
@@ -884,12 +899,7 @@ def golden(inputs, attrs, case):
             r = r.reshape(1)
         if name not in _LISTS and tuple(r.shape) != tuple(case.shapes[name]) and r.numel() == np.prod(case.shapes[name]):
             r = r.reshape(case.shapes[name])  # the shape the binding allocates (a loss's () as (1,))
-        if dtype == "bool":
-            out[name] = (r != 0).numpy()
-        elif dtype in ("float16", "bfloat16", "float32"):
-            out[name] = r.double().numpy()
-        else:
-            out[name] = r.to(torch_dtype(dtype)).numpy()
+        out[name] = (r != 0).numpy() if dtype == "bool" else _native(r, dtype)
     return out
 '''
 

@@ -8,7 +8,6 @@ prompt text, which datasets can hash.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from bench_runner import op_project, tasks
 from bench_runner.contracts import DEFAULT_SOC
@@ -43,8 +42,8 @@ def build_prompt(task: tasks.Task, path: str, *, soc: str = DEFAULT_SOC, aiv_cor
         "32-byte data blocks, 256-byte vector repeats.",
         "## Test cases\n\n" + _cases_text(task),
     ]
-    for header in _shared_headers(task):
-        parts.append(f"## Shared header `{header.name}` (given; include it, do not submit it)\n\n```cpp\n"
+    for name, header in task.shared_headers():
+        parts.append(f"## Shared header `{name}` (given; include it, do not submit it)\n\n```cpp\n"
                      + header.read_text(encoding="utf-8").strip() + "\n```")
     parts.append("## Kernel template\n\n```cpp\n" + task.template_kernel.read_text(encoding="utf-8").strip()
                  + "\n```")
@@ -98,12 +97,6 @@ def _cases_text(task: tasks.Task) -> str:
     note = ("Every case must pass with the same kernel; shapes reach the kernel through the tiling data."
             if task.shape_mode == "dynamic" else "Shapes are fixed: constants may be hard-coded in the kernel.")
     return "\n".join(rows) + "\n" + note + " Random inputs are drawn afresh for every evaluation."
-
-
-def _shared_headers(task: tasks.Task) -> list[Path]:
-    if task.include_dir is None:
-        return []
-    return sorted(p for p in task.include_dir.iterdir() if p.is_file())
 
 
 def _format_rules(path: str) -> list[str]:

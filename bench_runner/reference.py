@@ -5,6 +5,10 @@ evaluator's process; kernels are never run here. Its contract:
 
 * ``golden(inputs: dict[str, np.ndarray], attrs: dict) -> dict[str, np.ndarray]`` (required).
   Float inputs arrive as float64 (bfloat16 decoded); compute in float64 where it matters. A
+  module that sets ``STORED_INPUTS = True`` gets them as stored instead (each input's own
+  dtype, bfloat16 as its uint16 bits): a golden that computes in the inputs' own dtypes anyway
+  (the NPUKernelBench import's torch Model) then holds no float64 copy of a 10^8-element case.
+  Outputs may come back as float64 or in the output's stored form. A
   third parameter, if it has one, receives the case as ``make_inputs`` sees it (a task with
   tensor lists needs their shapes: ``case.lists``).
 * ``make_inputs(case, rng) -> dict[str, np.ndarray]`` (optional). ``case`` has ``name``,
@@ -170,10 +174,13 @@ def golden(task: Task, case: CaseSpec, inputs: dict[str, np.ndarray]) -> dict[st
     """Expected outputs, rounded to each output's dtype (the precision a kernel can deliver)."""
     mod = load_module(task)
     by_name = {t.name: t for t in task.inputs}
-    wide = {
-        name: dtypes.to_float64(arr, by_name[name].dtype) if by_name[name].dtype.is_float else arr.copy()
-        for name, arr in inputs.items()
-    }
+    if getattr(mod, "STORED_INPUTS", False):  # its own copies: a golden may write its inputs
+        wide = {name: arr.copy() for name, arr in inputs.items()}
+    else:
+        wide = {
+            name: dtypes.to_float64(arr, by_name[name].dtype) if by_name[name].dtype.is_float else arr.copy()
+            for name, arr in inputs.items()
+        }
     path = str(task.file("reference.py"))
     if _takes_case(mod.golden):
         result = _run(path, "golden", mod.golden, wide, dict(case.attributes), case_view(task, case))

@@ -143,6 +143,14 @@ class Task:
         """Whether a host tiling function runs before each launch."""
         return self.tiling or self.block_dim is None or self.workspace
 
+    def shared_headers(self) -> list[tuple[str, Path]]:
+        """The task's headers the kernel may include (``template/include``, subfolders too, as a
+        CANN op_kernel folder has them): each as its path relative to the kernel and its file."""
+        if self.include_dir is None:
+            return []
+        return [(p.relative_to(self.include_dir).as_posix(), p)
+                for p in sorted(self.include_dir.rglob("*")) if p.is_file()]
+
     @property
     def kernel_args(self) -> tuple[str, ...]:
         """The kernel's GM_ADDR parameters in order: inputs, outputs, workspace, tiling."""

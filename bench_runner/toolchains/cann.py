@@ -187,9 +187,9 @@ class Cann(Toolchain):
             (box / "host.cpp").write_text(sources.host or "", encoding="utf-8")
             (box / "host_tu.cpp").write_text(launcher.host_tu(task), encoding="utf-8")
             inputs.append(Path("host_tu.cpp"))
-        if task.include_dir is not None:
-            for header in task.include_dir.iterdir():
-                shutil.copyfile(header, box / header.name)
+        for name, header in task.shared_headers():
+            (box / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(header, box / name)
         limits = sandbox.Limits(wall_s=task.limits.get("compile_wall_s", 600.0), cpu_s=600.0,
                                 memory_bytes=8 * sandbox.GiB, processes=128, file_bytes=1024 * sandbox.MiB,
                                 tmp_bytes=2048 * sandbox.MiB)

@@ -506,10 +506,9 @@ def _pass_file(core: str, index: int) -> str:
 
 
 def _write_task_headers(task: Task, box: Path) -> None:
-    if task.include_dir is not None:
-        for header in sorted(task.include_dir.iterdir()):
-            if header.is_file():
-                shutil.copyfile(header, box / header.name)
+    for name, header in task.shared_headers():
+        (box / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(header, box / name)
 
 
 def _numel(shape: tuple[int, ...]) -> int:

@@ -319,6 +319,34 @@ def test_use_after_free(sim):
     )
 
 
+_STALE_VECOUT = """
+    TQue<TPosition::VECOUT, 1> q;
+    TBuf<TPosition::VECCALC> t;
+    pipe.InitBuffer(q, 1, 1024);
+    pipe.InitBuffer(t, 1024);
+    LocalTensor<half> a = q.AllocTensor<half>();
+    LocalTensor<half> o = t.Get<half>();
+    Duplicate(a, (half)2.0, 512);
+    q.EnQue(a);
+    LocalTensor<half> b = q.DeQue<half>();
+    DataCopy(gz, b, 512);
+    q.FreeTensor(b);
+"""
+
+
+def test_a_vector_read_of_a_freed_vecout_buffer_no_one_reused_is_allowed(sim):
+    """The vector pipe is a VECOUT buffer's only writer and runs in order: reading the freed
+    buffer before anyone takes it again sees its data (NPUKernelBench's RmsNorm broadcasts rstd
+    after copying it out). A DMA of it, or a read after the buffer was taken again, is refused."""
+    src = kernel(_STALE_VECOUT + "    Adds(o, a, (half)1.0, 512);\n    DataCopy(gz, o, 512);\n")
+    run = sim.run(sim.build(src, args=2), 1, [np.ones(1024, np.float16), np.zeros(1024, np.float16)])
+    assert run.returncode == 0, run.stderr
+    np.testing.assert_array_equal(run.outputs[1][:512], np.full(512, 3.0, np.float16))
+    check(sim, _STALE_VECOUT + "    DataCopy(gz, a, 512);  /*HERE*/\n", "USE_AFTER_FREE", api="DataCopy")
+    check(sim, _STALE_VECOUT + "    LocalTensor<half> c = q.AllocTensor<half>();\n"
+          "    Adds(o, a, (half)1.0, 512);  /*HERE*/\n", "USE_AFTER_FREE", api="Adds")
+
+
 def test_gm_out_of_bounds_read(sim):
     check(
         sim,

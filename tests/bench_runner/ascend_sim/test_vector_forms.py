@@ -364,6 +364,20 @@ def test_broadcast(sim, misc_exe, op, m, k):
     np.testing.assert_array_equal(out[: want.size], want.reshape(-1))
 
 
+def test_broadcast_in_place_only_along_rows(sim, misc_exe):
+    """[1, k] -> [m, k] with dstLocal == srcLocal reads only the first row, which it keeps (the
+    documented Copy step; NPUKernelBench's RmsNorm answers broadcast gamma so); [m, 1] -> [m, k]
+    in place would read elements it has already overwritten and is refused."""
+    src = np.arange(64, dtype=np.float16)
+    run, z = run_misc(sim, misc_exe, 20, src.view(np.uint8), a=6, b=32)
+    assert run.returncode == 0, run.stderr
+    np.testing.assert_array_equal(z.view(np.float16)[: 6 * 32], np.tile(src[:32], 6))
+    run, _ = run_misc(sim, misc_exe, 21, src.view(np.uint8), a=4, b=16, tmp=4 * 32)
+    assert run.returncode == 3
+    f = [f for f in run.report["findings"] if f["severity"] == "error"][0]
+    assert f["code"] == "BAD_PARAM" and "overlapping" in f["message"]
+
+
 def test_broadcast_tmp_too_small(sim, misc_exe):
     run, _ = run_misc(sim, misc_exe, 7, np.zeros(4, np.uint8), a=8, b=8, tmp=32)
     assert run.returncode == 3

@@ -11,6 +11,9 @@
 
 namespace AscendC {
 
+// An opaque handle to a queue's buffer (CANN's TBufHandle); never dereferenced by kernels.
+using TBufHandle = uint8_t*;
+
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind;
 template <TPosition pos>
@@ -165,6 +168,13 @@ public:
     template <typename T>
     __aicore__ inline void DeQue(LocalTensor<T>& tensor, ASCEND_SIM_LOC) {
         tensor = make<T>(sim::que_deque(st_, loc));
+    }
+    // The untyped form: the buffer leaves the queue (its pipe wait included); the kernel goes on
+    // using the LocalTensor it already holds (RmsNorm's bfloat16 gamma path). The handle is a
+    // token, not the emulator's record: nothing of the runtime is handed to kernel code.
+    __aicore__ inline TBufHandle DeQue(ASCEND_SIM_LOC) {
+        sim::que_deque(st_, loc);
+        return reinterpret_cast<TBufHandle>(static_cast<uintptr_t>(st_.fifo_count + 1));
     }
 
     __aicore__ inline bool VacantInQue() { return st_.fifo_count < (depth == 0 ? st_.num : depth); }

@@ -16,6 +16,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <thread>
 
@@ -1245,13 +1246,21 @@ ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const cha
              role);
     }
     owned_block(b, api, loc);
-    if (b->state == BufState::DEAD || t.gen != b->gen) {
+    // A vector instruction reading a VECOUT buffer freed once since this tensor got it, and not
+    // handed out again, reads what the tensor held: the vector pipe is a VECOUT buffer's only
+    // writer and runs in program order, so no later write can overtake the read (NPUKernelBench's
+    // RmsNorm broadcasts rstd after copying it out and freeing it). A DMA reading it, a write,
+    // or a buffer reused since may see other data.
+    const bool stale_vector_read = b->state == BufState::FREE && t.gen + 1 == b->gen && !b->is_tbuf &&
+                                   b->pos == TPosition::VECOUT && std::strncmp(role, "dst", 3) != 0 &&
+                                   std::strncmp(api, "DataCopy", 8) != 0;
+    if ((b->state == BufState::DEAD || t.gen != b->gen) && !stale_vector_read) {
         fail("USE_AFTER_FREE", api, loc,
              "%s refers to a %s that was released by FreeTensor (or TPipe::Reset) after this tensor was obtained; "
              "the buffer may already hold other data",
              role, describe_block(b).c_str());
     }
-    if (!b->is_tbuf && b->state == BufState::FREE) {
+    if (!b->is_tbuf && b->state == BufState::FREE && !stale_vector_read) {
         fail("USE_AFTER_FREE", api, loc, "%s refers to a queue buffer that is free (after FreeTensor)", role);
     }
     CoreCtx* c = tl_core;

@@ -12,6 +12,11 @@
 #include <string>
 
 namespace ge {
+using char_t = char;
+// A dimension or a rank not known before the graph runs (CANN's graph/types.h).
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
+
 
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;

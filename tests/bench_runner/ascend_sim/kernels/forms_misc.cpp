@@ -67,6 +67,14 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z, GM_ADDR params)
         LocalTensor<float> fx = lx.ReinterpretCast<float>(), fz = lz.ReinterpretCast<float>();
         const uint32_t srcShape[2] = {a, 1}, dstShape[2] = {a, b};
         BroadCast<float, 2, 1>(fz, fx, dstShape, srcShape, tmp);
+    } else if (op == 20) {  // in place along axis 0: the first row stays, every row becomes it
+        const uint32_t srcShape[2] = {1, b}, dstShape[2] = {a, b};
+        Broadcast<half, 2, 0>(hx, hx, dstShape, srcShape);
+        PipeBarrier<PIPE_V>();
+        Adds(hz, hx, static_cast<half>(0), static_cast<int32_t>(a * b));
+    } else if (op == 21) {  // misuse: in place along axis 1 would read what it already overwrote
+        const uint32_t srcShape[2] = {a, 1}, dstShape[2] = {a, b};
+        BroadCast<half, 2, 1>(hx, hx, dstShape, srcShape, tmp);
     } else if (op == 9) {
         float s[VDEQ_TENSOR_SIZE];
         int16_t o[VDEQ_TENSOR_SIZE];
