@@ -35,6 +35,7 @@
 #include "ascend_sim/tiling.h"
 #include "ascend_sim/misc.h"
 #include "ascend_sim/vec_transpose.h"
+#include "ascend_sim/va_intrin.h"
 #include "ascend_sim/compat.h"
 #include "ascend_sim/noinstr_end.h"
 #endif  // ASCEND_SIM_KERNEL_OPERATOR_H

@@ -378,6 +378,13 @@ def test_broadcast_in_place_only_along_rows(sim, misc_exe):
     assert f["code"] == "BAD_PARAM" and "overlapping" in f["message"]
 
 
+def test_fused_mul_add_multiplies_into_dst_and_adds(sim, misc_exe):
+    x = (np.arange(128) % 13 - 6).astype(np.float16)
+    run, z = run_misc(sim, misc_exe, 22, x.view(np.uint8))
+    assert run.returncode == 0, run.stderr
+    np.testing.assert_array_equal(z.view(np.float16)[:64], x[:64] * np.float16(2) + x[64:128])
+
+
 def test_broadcast_tmp_too_small(sim, misc_exe):
     run, _ = run_misc(sim, misc_exe, 7, np.zeros(4, np.uint8), a=8, b=8, tmp=32)
     assert run.returncode == 3

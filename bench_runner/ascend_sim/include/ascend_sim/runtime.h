@@ -248,6 +248,7 @@ struct CoreCtx {
     uint64_t deq_scale = 0;  // DEQSCALE register (SetDeqScale); deq_set: written since the launch began
     bool deq_set = false;
     uint64_t acc_val = 0;    // ACC register: vcadd with mode 1 (read by get_acc_val / GetAccVal)
+    uint64_t va_reg[8][8] = {};  // VA0..VA7: eight UB addresses each (set_va_reg_sb, va_intrin.h)
     // MAX_MIN_CNT register: the value (low 32 bits, bit pattern of T) and index (high 32 bits) that the last
     // WholeReduceMax/Min (ReduceRepeat) or ReduceMax/Min left (read by GetReduceMaxMinCount, get_max_min_cnt)
     uint64_t max_min_cnt = 0;

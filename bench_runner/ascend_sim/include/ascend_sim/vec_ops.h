@@ -256,4 +256,35 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
 }
 #undef ASCEND_SIM_AXPY_CHECK
 
+// ---------------------------------------------------------------------------- FusedMulAdd: dst = src0 * dst + src1
+// (the first `count` elements; dst is read as well as written, so it must hold data).
+template <typename T>
+__aicore__ inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                   const int32_t& count, ASCEND_SIM_LOC) {
+    static_assert(sim::OneOf<T, half, float>::value,
+                  "Failed to check dtype in FusedMulAdd, current api support dtype combination is src and dst both: "
+                  "half / float.");
+    const char* api = "FusedMulAdd";
+    const ::AscendC::sim::ApiScope api_scope_;
+    sim::CoreCtx& c = sim::enter(api, loc);
+    sim::check_count(count, api, loc);
+    sim::LocalView d = sim::view(dst, api, "dst", loc);
+    sim::LocalView a = sim::view(src0, api, "src0", loc);
+    sim::LocalView b = sim::view(src1, api, "src1", loc);
+    const uint64_t n = static_cast<uint64_t>(count);
+    sim::need(d, n * sizeof(T), api, "dst", loc);
+    sim::need(a, n * sizeof(T), api, "src0", loc);
+    sim::need(b, n * sizeof(T), api, "src1", loc);
+    sim::check_init(d, 0, n * sizeof(T), api, "dst", loc);
+    sim::check_init(a, 0, n * sizeof(T), api, "src0", loc);
+    sim::check_init(b, 0, n * sizeof(T), api, "src1", loc);
+    T* dp = reinterpret_cast<T*>(d.data);
+    const T* ap = reinterpret_cast<const T*>(a.data);
+    const T* bp = reinterpret_cast<const T*>(b.data);
+    for (uint64_t i = 0; i < n; ++i) dp[i] = sim::st<T>(sim::ld(ap[i]) * sim::ld(dp[i]) + sim::ld(bp[i]));
+    sim::mark_written(d, 0, n * sizeof(T));
+    sim::charge(c, sim::Pipe::V, sim::vec_cycles(c, sim::VecClass::BINARY, sizeof(T), sim::l2_repeats(n, sizeof(T))), api,
+                loc, {{a.blk, false}, {b.blk, false}, {d.blk, false}, {d.blk, true}}, c.soc->level2_extra);
+}
+
 }  // namespace AscendC

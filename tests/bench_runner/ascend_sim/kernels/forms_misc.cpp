@@ -75,6 +75,10 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z, GM_ADDR params)
     } else if (op == 21) {  // misuse: in place along axis 1 would read what it already overwrote
         const uint32_t srcShape[2] = {a, 1}, dstShape[2] = {a, b};
         BroadCast<half, 2, 1>(hx, hx, dstShape, srcShape, tmp);
+    } else if (op == 22) {  // FusedMulAdd: dst = src0 * dst + src1
+        Duplicate(hz, static_cast<half>(2.0), 64);
+        PipeBarrier<PIPE_V>();
+        FusedMulAdd(hz, hx, hx[64], 64);
     } else if (op == 9) {
         float s[VDEQ_TENSOR_SIZE];
         int16_t o[VDEQ_TENSOR_SIZE];
