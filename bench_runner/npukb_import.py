@@ -15,20 +15,24 @@ How a task maps (per NPUKernelBench task folder ``tasks/level<N>/<Category>/<Nam
   become the task's shared headers), ``op_host/*`` is the host bundle (op_project.py): the fixed
   host of the device_only path, the expert's on host_device;
 * ``validation/test_cases.csv`` rows are the cases; ``prepare_inputs.get_inputs(row)`` draws the
-  inputs (seeded per trial); its values map in order onto the OpDef's inputs, then its attributes;
+  inputs (seeded per trial); the task's own ``pybind.cpp`` says which value fills which OpDef
+  input and attribute and which outputs are judged (npukb_pybind runs it, npukb_plan reads it;
+  the values in order, inputs then attributes, where the binding cannot be built);
 * one akgen task per OpDef dtype combination and tensor ranks the cases use (the op build
   compiles one kernel per combination; akgen tasks have one dtype and rank per tensor), named
   ``<op>_<dtype>`` (``_r<k>`` when the ranks differ within a combination);
-* the golden is ``Model().forward(...)`` in torch on the CPU, cast to the OpDef's output dtype;
+* the golden is ``Model().forward(...)`` in torch on the CPU, cast to the OpDef's output dtype
+  (npukb_reference); outputs the binding allocates but does not return are ``judged = false``;
 * outputs are judged as NPUKernelBench's runner judges them: by the task's own
   ``custom_check_precision`` where its prepare_inputs has one, else by the benchmark's rule
   (:func:`check_precision`) at the checkout's tolerance (``base_config.yaml``, 1e-3) — the
   generated reference's ``check`` (bench_runner/reference.py); the task's ``[tolerance]`` holds
   the same tolerance, for the figures akgen reports beside the verdict.
 
-What does not map is skipped with a reason (printed and in the report): more values (get_inputs,
-then Model's init parameters) than the OpDef has inputs and attributes, dtypes akgen tasks do not have (complex, double,
-uint16/32/64), list-valued attributes, tasks whose reference cannot run on the CPU.
+What does not map is skipped with a reason (printed and in the report): operands the binding
+passes that do not line up with the OpDef, optional inputs it leaves out, dtypes akgen tasks do
+not have (complex, double, uint16/32/64), list-valued attributes, tasks whose reference cannot
+run on the CPU.
 """
 
 from __future__ import annotations
