@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,47 @@ def default_dir() -> Path:
     """``AKGEN_CACHE_DIR``, else ``~/.cache/akgen``."""
     env = os.environ.get("AKGEN_CACHE_DIR")
     return Path(env) if env else Path.home() / ".cache" / "akgen"
+
+
+class UnsafeDirectoryError(OSError):
+    """A directory whose contents akgen would run or trust can be written by someone else."""
+
+
+def private_dir(path: Path, mode: int = 0o700) -> Path:
+    """``path``, created with ``mode`` if missing, once it is known to be safe to build into.
+
+    Why: akgen runs what it builds into its caches (the emulator's precompiled runtime, the
+    NPUKernelBench binding) without rebuilding it. A directory another local user can write, or
+    a symlink they planted (a shared /tmp, a group-writable cache), would let them choose that
+    code. Safe means: a real directory (not a symlink), owned by this process's user, writable
+    by nobody else. Raises :class:`UnsafeDirectoryError` naming the directory otherwise.
+    """
+    try:
+        path.mkdir(mode=mode, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnsafeDirectoryError(f"cannot create {path}: {exc}") from exc
+    problem = unsafe_reason(path)
+    if problem:
+        raise UnsafeDirectoryError(f"{path} {problem}; akgen will not run what it finds there "
+                                   "(remove it, or point the cache variable at a directory of your own)")
+    return path
+
+
+def unsafe_reason(path: Path) -> str | None:
+    """Why ``path`` is not a directory this user alone can write (None when it is)."""
+    try:
+        st = path.lstat()
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if stat.S_ISLNK(st.st_mode):
+        return "is a symbolic link"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a directory"
+    if st.st_uid != os.geteuid():
+        return f"belongs to uid {st.st_uid}, not to uid {os.geteuid()}"
+    if st.st_mode & 0o022:
+        return f"can be written by others (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
 
 
 def sha256_text(text: str | None) -> str | None:

@@ -20,12 +20,13 @@ import hashlib
 import numbers
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy
+
+from bench_runner import cache
 
 SHIM_DIR = Path(__file__).resolve().parent / "harness" / "npukb_pybind"
 #: A tensor this small goes to the shim with its values (pybind code may read them: item<T>()).
@@ -115,7 +116,12 @@ def record_call(module: Any, init: list[Any], forward: list[Any]) -> Call:
 
 
 class CompiledBinding:
-    """A task's pybind.cpp built with the shim, ready to run on calls (one build per task)."""
+    """A task's pybind.cpp built with the shim, ready to run on calls (one build per task).
+
+    The program is kept under ``workdir`` (default: ``<akgen cache>/npukb-pybind``), keyed by the
+    file and the shim, and reused without rebuilding; the directory must be this user's alone
+    (:func:`bench_runner.cache.private_dir`), else :class:`PybindError` says why.
+    """
 
     def __init__(self, pybind: Path, workdir: Path | None = None) -> None:
         gxx = shutil.which("g++")
@@ -123,11 +129,16 @@ class CompiledBinding:
             raise PybindError("g++ is not installed")
         text = pybind.read_bytes()
         key = hashlib.sha256(text + _shim_fingerprint()).hexdigest()[:16]
-        self._dir = Path(workdir or tempfile.gettempdir()) / f"akgen-npukb-pybind-{key}"
+        # The built program is run without rebuilding: it lives where only this user can write
+        # (never a shared temp dir, where another local user could plant one).
+        try:
+            root = cache.private_dir(Path(workdir) if workdir else cache.default_dir() / "npukb-pybind")
+            self._dir = cache.private_dir(root / key)
+        except cache.UnsafeDirectoryError as exc:
+            raise PybindError(str(exc)) from None
         self.program = self._dir / "binding"
         if self.program.is_file():
             return
-        self._dir.mkdir(parents=True, exist_ok=True)
         cmd = [gxx, "-std=c++17", "-O0", "-w", f"-I{SHIM_DIR}", f"-I{SHIM_DIR / 'include'}",
                str(pybind), str(SHIM_DIR / "akgen_pybind_main.cpp"), "-o", str(self._dir / "binding.tmp")]
         try:

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from bench_runner import cache
 from bench_runner.contracts import DEFAULT_SOC as DEFAULT_SOC  # the one default SoC, re-exported
 
 SOC_NAMES: tuple[str, ...] = (
@@ -174,6 +175,10 @@ def _cache_dir(soc: str | None = None) -> Path:
 
 
 def _ready(directory: Path) -> bool:
+    """The cache in ``directory`` is complete and only this user can have written it (its
+    runtime object is linked into every kernel as found: cache.private_dir)."""
+    if cache.unsafe_reason(directory.parent) or cache.unsafe_reason(directory):
+        return False
     return all((directory / name).is_file() for name in (PCH_HEADER, PCH_NAME, RUNTIME_OBJ, _STAMP,
                                                          f"{DRIVER_PCH_DIR}/{PCH_NAME}"))
 
@@ -191,7 +196,7 @@ def ensure_pch(soc: str | None = None) -> Path | None:
         return target
     inc = include_dir()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        cache.private_dir(target.parent, 0o755)  # sandboxed compilers may read it as another user
         tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
     except OSError:
         return None

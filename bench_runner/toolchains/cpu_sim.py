@@ -253,7 +253,7 @@ class CpuSim(Toolchain):
             # be free and its stores unguarded (docs/security.md). Judge nothing rather than that.
             raise ToolchainUnavailableError(
                 f"the emulator's instrumented runtime could not be built in {mod.cache_root()} (a compile error "
-                "in the headers, no g++, or a read-only cache): kernels would run without the cost model's "
+                "in the headers, no g++, a read-only cache, or one another user can write): kernels would run without the cost model's "
                 "scalar charges and memory guard, so none is judged")
         runtime = getattr(mod, "RUNTIME_OBJ", "ascend_sim_runtime.o")
 

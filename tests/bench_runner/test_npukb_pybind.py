@@ -114,6 +114,32 @@ def test_a_binding_the_shim_cannot_build_says_where(tmp_path: Path) -> None:
         npukb_pybind.CompiledBinding(src, tmp_path / "build")
 
 
+def test_a_binding_is_built_in_the_users_own_cache_and_never_taken_from_a_shared_dir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built binding is run as found; where others can write, someone else chooses it."""
+    src = tmp_path / "pybind.cpp"
+    src.write_text(_NORM, encoding="utf-8")
+    monkeypatch.setenv("AKGEN_CACHE_DIR", str(tmp_path / "cache"))
+    built = npukb_pybind.CompiledBinding(src)
+    assert built.program.is_relative_to(tmp_path / "cache" / "npukb-pybind") and built.program.is_file()
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    marker = tmp_path / "planted-ran"
+    key_dir = shared / built.program.parent.name  # where a planted program would be picked up
+    key_dir.mkdir()
+    (key_dir / "binding").write_text(f"#!/bin/sh\ntouch {marker}\n")
+    (key_dir / "binding").chmod(0o755)
+    shared.chmod(0o777)
+    with pytest.raises(npukb_pybind.PybindError, match="can be written by others"):
+        npukb_pybind.CompiledBinding(src, shared).run(npukb_pybind.Call("norm_api", ()))
+    shared.chmod(0o755)
+    (shared / "link").symlink_to(key_dir)
+    with pytest.raises(npukb_pybind.PybindError, match="is a symbolic link"):
+        npukb_pybind.CompiledBinding(src, shared / "link")
+    assert not marker.exists()
+
+
 def test_a_binding_check_that_fails_stops_with_its_message(norm) -> None:
     x = torch.randn(2, 8)
     with pytest.raises(npukb_pybind.PybindError, match="TORCH_CHECK failed: x.dim"):

@@ -36,6 +36,31 @@ def test_public_contract():
         assert f'"{name}"' in soc_h
 
 
+def test_a_cache_someone_else_can_write_is_neither_used_nor_built_into(tmp_path, monkeypatch):
+    """The cached runtime object is linked into every kernel as found: where another local user
+    can write (or has planted a symlink), they would choose the emulator's accounting code."""
+    root = tmp_path / "pch"
+    monkeypatch.setenv("ASCEND_SIM_CACHE_DIR", str(root))
+    planted = root / build.fingerprint()
+    (planted / build.DRIVER_PCH_DIR).mkdir(parents=True)
+    for name in (build.PCH_HEADER, build.PCH_NAME, build.RUNTIME_OBJ, "READY", f"{build.DRIVER_PCH_DIR}/{build.PCH_NAME}"):
+        (planted / name).write_text("")
+    argv = build.compile_command([KERNELS / "add_custom.cpp"], tmp_path / "prog")
+    assert str(planted / build.RUNTIME_OBJ) in argv  # complete and ours: used as found
+
+    root.chmod(0o777)
+    assert str(planted / build.RUNTIME_OBJ) not in build.compile_command([KERNELS / "add_custom.cpp"], tmp_path / "p")
+    assert build.ensure_pch() is None  # and nothing is built there either
+    root.chmod(0o755)
+    planted.chmod(0o777)
+    assert build.PREBUILT_FLAG not in build.compile_command([KERNELS / "add_custom.cpp"], tmp_path / "p")
+    planted.chmod(0o755)
+    moved = tmp_path / "elsewhere"
+    planted.rename(moved)
+    planted.symlink_to(moved)
+    assert build.PREBUILT_FLAG not in build.compile_command([KERNELS / "add_custom.cpp"], tmp_path / "p")
+
+
 @pytest.mark.slow
 def test_command_without_cache_compiles(tmp_path, monkeypatch):
     monkeypatch.setenv("ASCEND_SIM_CACHE_DIR", str(tmp_path / "empty-cache"))
