@@ -52,7 +52,6 @@ from pathlib import Path
 from typing import Any
 
 from bench_runner import dtypes, npukb_plan, npukb_pybind, op_project
-from bench_runner.ascend_sim import source_rewrite
 from bench_runner.op_project import OpDefTensor
 
 #: NPUKernelBench's default tolerance (its base_config.yaml: max_abs_error = max_rel_error = 1e-3),
@@ -113,6 +112,9 @@ class TaskImport:
     #: How the cases were routed onto the op: "pybind.cpp" (its binding, run by npukb_pybind), or
     #: "positional: <why the binding could not be built>" (npukb_plan.positional_plan).
     binding: str = "pybind.cpp"
+    #: Cases the binding was built for but could not route (the shim stopped, or the plan it gave
+    #: does not fit the OpDef): "c3: <why>"; they were routed by position instead.
+    positional_cases: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -322,6 +324,8 @@ class _Case:
     forms: tuple[tuple[str, str], ...] = ()
     #: Where the case's values go (npukb_plan): the op's inputs and attributes, and Model.
     plan: npukb_plan.Plan | None = None
+    #: Why the binding could not route this case, when its values went by position instead.
+    fallback: str | None = None
 
 
 @dataclass(frozen=True)
@@ -380,7 +384,18 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
         raise ImportSkip("OpDef: no inputs found")
     pybind = folder / "validation" / "pybind.cpp"
     op_outs = [t for t in tensors if t.kind == "Output"]
-    outs, aliases = in_place_outputs(ins, op_outs, pybind.read_text(encoding="utf-8") if pybind.is_file() else "")
+    prepare, module = load_validation(folder / "validation")
+    binding = None
+    if not pybind.is_file():
+        rec.binding = "positional: the task has no validation/pybind.cpp"
+    else:
+        try:
+            binding = npukb_pybind.CompiledBinding(pybind)
+        except npukb_pybind.PybindError as exc:
+            rec.binding = f"positional: {exc}"
+    rows = read_cases(folder / "validation" / "test_cases.csv")
+    outs, aliases = in_place_outputs(
+        ins, op_outs, lambda: _written_input(binding, rec.binding, rows, prepare, module, len(ins), torch))
     if any(k.startswith("List") or k == "?" for _, k in attrs):
         raise ImportSkip("list or untyped attributes")
     m = _ENTRY.search(kernel_text)
@@ -392,21 +407,14 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
         raise ImportSkip(f"kernel entry: {len(params)} parameters for {len(ins)} inputs + {n_outs} outputs "
                          "+ workspace + tiling")
 
-    prepare, module = load_validation(folder / "validation")
     ops = _OpShape(ins, attrs, op_outs, outs, aliases)
-    binding = None
-    if not pybind.is_file():
-        rec.binding = "positional: the task has no validation/pybind.cpp"
-    else:
-        try:
-            binding = npukb_pybind.CompiledBinding(pybind)
-        except npukb_pybind.PybindError as exc:
-            rec.binding = f"positional: {exc}"
     cases: list[_Case] = []
-    for row in read_cases(folder / "validation" / "test_cases.csv"):
+    for row in rows:
         name = f"c{row.get('case_id', len(cases))}"
         try:
             cases.append(_case(name, row, prepare, module, ops, torch, max_elements, binding))
+            if cases[-1].fallback:
+                rec.positional_cases.append(f"{name}: {cases[-1].fallback}")
         except ImportSkip as exc:
             rec.dropped_cases.append(f"{name}: {exc}")
         except Exception as exc:  # noqa: BLE001 - this case's inputs or reference fail on the CPU
@@ -434,7 +442,7 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
     return slugs
 
 
-def in_place_outputs(ins: list[OpDefTensor], outs: list[OpDefTensor], pybind: str,
+def in_place_outputs(ins: list[OpDefTensor], outs: list[OpDefTensor], written: Callable[[], int | None],
                      ) -> tuple[list[OpDefTensor], dict[str, tuple[str, bool]]]:
     """The akgen outputs of an OpDef, in-place ones included, and which input each in-place one
     lives in: ``{output: (input, is a kernel argument)}``.
@@ -442,8 +450,8 @@ def in_place_outputs(ins: list[OpDefTensor], outs: list[OpDefTensor], pybind: st
     Two forms occur. An OpDef Output named like an Input (``var`` in, ``var`` out: a "ref") is
     handed to the kernel as an argument of its own that points at the input; akgen names it
     ``<input>_ref``. An OpDef with no Output at all (Sscal, Gemm's ``c``) writes an input that
-    the benchmark's pybind.cpp returns (``return c;``): that input, found by its place among the
-    arguments of ``EXEC_NPU_CMD``, is the output, ``<input>_out``, and no kernel argument."""
+    the benchmark's binding returns: ``written()`` says which (the binding run on a case,
+    :func:`_written_input`); that input is the output, ``<input>_out``, and no kernel argument."""
     names = {t.name for t in ins}
     result: list[OpDefTensor] = []
     aliases: dict[str, tuple[str, bool]] = {}
@@ -458,7 +466,7 @@ def in_place_outputs(ins: list[OpDefTensor], outs: list[OpDefTensor], pybind: st
         aliases[ref.name] = (t.name, True)
     if result:
         return result, aliases
-    index = returned_input(pybind, len(ins))
+    index = written()
     if index is None:
         raise ImportSkip("OpDef: no outputs, and pybind.cpp returns none of the op's inputs")
     src = ins[index]
@@ -468,32 +476,25 @@ def in_place_outputs(ins: list[OpDefTensor], outs: list[OpDefTensor], pybind: st
     return [out], {out.name: (src.name, False)}
 
 
-_EXEC_NPU_CMD = re.compile(r"\bEXEC_NPU_CMD\s*\(")
-_RETURN_NAME = re.compile(r"\breturn\s+([A-Za-z_]\w*)\s*;")
-
-
-def returned_input(pybind: str, n_inputs: int) -> int | None:
-    """Which OpDef input pybind.cpp returns: the index, among ``EXEC_NPU_CMD``'s arguments after
-    the op's name (inputs first, in OpDef order), of the name its ``return`` gives back."""
-    text = source_rewrite.code_mask(pybind) if pybind else ""
-    m = _EXEC_NPU_CMD.search(text)
-    returns = _RETURN_NAME.findall(text)
-    if m is None or not returns:
-        return None
-    depth, start, args = 1, m.end(), []
-    for i in range(m.end(), len(text)):
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if (ch == "," and depth == 1) or depth == 0:
-            args.append(text[start:i].strip())
-            start = i + 1
-        if depth == 0:
-            break
-    operands = args[1:1 + n_inputs]
-    return operands.index(returns[-1]) if returns[-1] in operands else None
+def _written_input(binding: npukb_pybind.CompiledBinding | None, why: str | None, rows: list[dict[str, Any]],
+                   prepare: Any, module: Any, n_inputs: int, torch: Any) -> int | None:
+    """Which input an op with no OpDef outputs writes, as the benchmark's binding says on the
+    first case it runs (the same on every case: the binding's code, not the values, decides)."""
+    if binding is None:
+        raise ImportSkip(f"OpDef: no outputs, and the binding that says which input the op writes "
+                         f"cannot run ({why})")
+    first_error = "test_cases.csv is empty"
+    for k, row in enumerate(rows):
+        try:
+            torch.manual_seed(0)
+            forward, init = draw(prepare, row)
+            call = npukb_pybind.record_call(module, init, forward)
+            return npukb_plan.written_input(binding.run(call), n_inputs)
+        except Exception as exc:  # noqa: BLE001 - this case fails on the CPU; the next may not
+            if k == 0:
+                first_error = f"{type(exc).__name__}: {str(exc)[:160]}"
+    raise ImportSkip(f"OpDef: no outputs, and no case runs through pybind.cpp to say which input the op "
+                     f"writes ({first_error})")
 
 
 def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ops: _OpShape, torch: Any,
@@ -568,7 +569,7 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ops: _OpSha
     if elements > max_elements:
         raise ImportSkip(f"larger than {max_elements} elements in all ({elements})")
     return _Case(name, row, combo, shapes, plan.attrs, lists, tuple(sorted(wild.items())),
-                 tuple(value_form(v, torch) for v in tensors), plan)
+                 tuple(value_form(v, torch) for v in tensors), plan, why)
 
 
 def value_form(value: Any, torch: Any) -> tuple[str, str]:

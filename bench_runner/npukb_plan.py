@@ -86,6 +86,23 @@ def positional_plan(ins: Sequence[OpDefTensor], attrs: Sequence[tuple[str, str]]
                 values={}, out_dtypes={}, n_forward=len(forward))
 
 
+def operand_identity(op: Operand) -> str:
+    """The shim's name for the tensor (or first tensor of a list) an operand passes: "a<k>",
+    "a<k>.<j>" or "n<k>" (npukb_pybind.Operand.source)."""
+    return op.source or (op.items[0].source.split(".")[0] if op.items else "")
+
+
+def written_input(binding: Binding, n_inputs: int) -> int | None:
+    """Which OpDef input an op with no OpDef outputs writes (Sscal's x, Gemm's c): the first of
+    the op's input operands the binding returns, or None if it returns none of them."""
+    idents = [operand_identity(op) for op in binding.operands[:n_inputs]]
+    for r in binding.returns:
+        for i, ident in enumerate(idents):
+            if ident and (r == ident or r.split(".")[0] == ident):
+                return i
+    return None
+
+
 def binding_plan(ins: Sequence[OpDefTensor], attrs: Sequence[tuple[str, str]], op_outs: Sequence[OpDefTensor],
                  outs: Sequence[OpDefTensor], aliases: dict[str, tuple[str, bool]], forward: list[Any],
                  init: list[Any], call: Call, binding: Binding, n_results: int, torch: Any) -> Plan:
@@ -139,7 +156,7 @@ def binding_plan(ins: Sequence[OpDefTensor], attrs: Sequence[tuple[str, str]], o
         op = made.get(t.name) or in_source.get(aliases.get(t.name, ("", False))[0])
         if op is None:
             raise PlanSkip(f"output {t.name}: not among the operands pybind.cpp passes")
-        ident = op.source or (op.items[0].source.split(".")[0] if op.items else "")
+        ident = operand_identity(op)
         out_shapes[t.name] = None if t.dynamic else (op.shape or (1,))
         out_dtypes[t.name] = op.dtype or (op.items[0].dtype if op.items else "")
         returned = [j for j, r in enumerate(judged) if r == ident or r.split(".")[0] == ident]

@@ -76,6 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     if score:
         per = ", ".join(f"L{k} {v:.1f}" for k, v in score["levels"].items())
         print(f"NPUKernelBench score of its own answers: {score['total']:.1f} ({per})")
+    positional = [(t["name"], c) for t in report["tasks"] for c in t.get("positional_cases", [])]
+    if positional:
+        name, first = positional[0]
+        print(f"cases routed by position where the binding could not route them: {len(positional)} in "
+              f"{len({n for n, _ in positional})} task(s), e.g. {name} {first[:160]}")
     failing = [r for r in rows if r["reason"]]
     if args.markdown:
         print()

@@ -513,11 +513,28 @@ def test_the_launch_mode_follows_the_core_types_the_answer_is_written_for(kernel
 
 
 _PYBIND_RETURNS_Y = """\
+#include <torch/library.h>
+#include "pytorch_npu_helper.hpp"
+
 at::Tensor custom_pybind_api(at::Tensor x, at::Tensor y, double alpha)
 {
     EXEC_NPU_CMD(aclnnScaleAdd, x, y, alpha);  // return x; in a comment is no return
     return y;
 }
+
+PYBIND11_MODULE(kernel_gen_ops, m) {
+    m.def("custom_pybind_api", &custom_pybind_api, "");
+}
+"""
+
+_MODEL_NEW = """
+
+import kernel_gen_ops
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, y, alpha):
+        return kernel_gen_ops.custom_pybind_api(x, y, alpha)
 """
 
 
@@ -539,6 +556,7 @@ def _in_place_npukb(root: Path, form: str) -> Path:
         k = k.replace("op.Init(x, y, z,", "op.Init(x, y, y,")
         kernel.write_text(k)
         (answer.parent.parent / "validation" / "pybind.cpp").write_text(_PYBIND_RETURNS_Y)
+        (answer.parent.parent / "validation" / "module.py").write_text(_MODULE + _MODEL_NEW)
     host.write_text(text)
     return root
 
@@ -571,11 +589,22 @@ def test_in_place_ops_import_with_the_input_as_their_output(tmp_path: Path, form
     assert r.verdict == "wrong_answer", r.reason
 
 
-def test_the_returned_input_is_found_among_the_commands_operands() -> None:
-    assert npukb_import.returned_input(_PYBIND_RETURNS_Y, 2) == 1
-    assert npukb_import.returned_input(_PYBIND_RETURNS_Y, 1) is None  # y is an attribute's place then
-    assert npukb_import.returned_input(_PYBIND_RETURNS_Y.replace("return y;", "return out;"), 2) is None
-    assert npukb_import.returned_input("", 2) is None
+def test_an_op_without_outputs_writes_the_input_its_binding_returns(tmp_path: Path) -> None:
+    """Which input an output-less op writes is what the benchmark's binding returns when run,
+    not a reading of its text: a ``return`` in a comment or another branch does not count."""
+    root = _in_place_npukb(tmp_path / "npukb", "returned")
+    pybind = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation" / "pybind.cpp"
+    pybind.write_text(_PYBIND_RETURNS_Y.replace("return y;", "if (alpha > 1e9) { return x; }\n    return y;"))
+    (rec,) = npukb_import.import_suite(root, tmp_path / "a").tasks
+    assert rec.skipped is None and rec.binding == "pybind.cpp", rec
+    (got,) = tomllib.loads((tmp_path / "a" / "scale_add_fp16" / "task.toml").read_text())["outputs"]
+    assert got["alias"] == "y"
+    pybind.write_text(_PYBIND_RETURNS_Y.replace("return y;", "return at::Tensor(); // return y;"))
+    (rec,) = npukb_import.import_suite(root, tmp_path / "b").tasks
+    assert rec.skipped == "OpDef: no outputs, and pybind.cpp returns none of the op's inputs", rec
+    pybind.unlink()
+    (rec,) = npukb_import.import_suite(root, tmp_path / "c").tasks
+    assert rec.skipped.startswith("OpDef: no outputs, and the binding that says which input"), rec
 
 
 _SWAPPED_MODULE = """\
@@ -652,7 +681,7 @@ def test_the_benchmarks_binding_routes_the_models_values_onto_the_op(tmp_path: P
     (val / "pybind.cpp").write_text(_SWAPPED_PYBIND, encoding="utf-8")
     out = tmp_path / "out"
     (rec,) = npukb_import.import_suite(root, out).tasks
-    assert rec.skipped is None and rec.binding == "pybind.cpp", rec
+    assert rec.skipped is None and rec.binding == "pybind.cpp" and rec.positional_cases == [], rec
     spec = json.loads((out / "scale_add_fp16" / "npukb" / "spec.json").read_text())
     assert spec["positions"] == [1, 0] and spec["sources"] == [["input", "y"], ["input", "x"], ["value"]]
     assert tomllib.loads((out / "scale_add_fp16" / "task.toml").read_text())["cases"][1]["attributes"] == {
@@ -668,3 +697,19 @@ def test_the_benchmarks_binding_routes_the_models_values_onto_the_op(tmp_path: P
     task = tasks.get_task("scale_add_fp16", tmp_path / "positional")
     r = evaluate(task, task.expert_kernel.read_text(), path="device_only", use_cache=False, baseline=False)
     assert r.verdict == "wrong_answer", r.reason
+
+
+def test_a_case_the_binding_cannot_route_is_reported_with_its_reason(tmp_path: Path) -> None:
+    """Where the binding stops on one case (its own check fails), that case goes by position and
+    the report says so, with the binding's reason: no silent fallback."""
+    root = _fake_npukb(tmp_path / "npukb")
+    val = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation"
+    (val / "module.py").write_text(_SWAPPED_MODULE.replace("forward(self, y, x)", "forward(self, x, y)"))
+    (val / "prepare_inputs.py").write_text(_SWAPPED_PREPARE, encoding="utf-8")
+    (val / "pybind.cpp").write_text(_SWAPPED_PYBIND.replace(
+        'TORCH_CHECK(x.sizes() == y.sizes(), "x and y differ in shape");',
+        'TORCH_CHECK(x.size(0) != 33, "no 33 rows");'), encoding="utf-8")
+    (rec,) = npukb_import.import_suite(root, tmp_path / "out").tasks
+    assert rec.skipped is None, rec
+    assert len(rec.positional_cases) == 1 and rec.positional_cases[0].startswith("c1: "), rec
+    assert "TORCH_CHECK failed: x.size(0) != 33" in rec.positional_cases[0]
