@@ -541,7 +541,8 @@ def inputs_at(task: tasks.Task, trial: Trial, shape: tuple[int, ...], index: tup
 
 
 def _min_cycles(tc: Toolchain, task: tasks.Task, case: tasks.CaseSpec, soc: str) -> float | None:
-    """The fewest cycles any kernel needs for this case: its output bytes at the SoC's HBM rate.
+    """The fewest cycles any kernel needs for this case: its judged output bytes at the SoC's
+    HBM rate (an output the task does not judge, a scratch buffer, may be left unwritten).
 
     Computed here, from the task, so that no number the kernel's process reports can go below it.
     """
@@ -551,7 +552,7 @@ def _min_cycles(tc: Toolchain, task: tasks.Task, case: tasks.CaseSpec, soc: str)
         return None
     view = reference.case_view(task, case)
     out_bytes = 0
-    for spec in task.outputs:
+    for spec in (o for o in task.outputs if o.judged):
         n = 1
         for d in view.shapes[spec.name]:
             n *= d

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench_runner import tasks
+from bench_runner import reference, tasks
 from bench_runner.contracts import SCHEMA_VERSION, EvaluationResult, SourceRejected
 from bench_runner.errors import SubmissionError, UnknownTaskError
 from bench_runner.evaluate import evaluate, trial_seed
@@ -381,3 +382,10 @@ def test_an_output_the_task_does_not_judge_is_written_but_not_compared(tmp_path:
     skips_y1 = kernel.replace("CopyRect(y1Gm, colsA_, 0, r, count);", "")
     assert evaluate(task, skips_y1, use_cache=False, baseline=False).verdict == "wrong_answer"
     assert evaluate(base, skips_y2, use_cache=False, baseline=False).verdict == "wrong_answer"
+    # the traffic floor counts only what is judged: a kernel may leave the scratch output unwritten
+    from bench_runner.evaluate import _min_cycles
+
+    case = task.cases[0]
+    whole, judged = (_min_cycles(cpu_sim.CpuSim(), t, case, "Ascend910B2") for t in (base, task))
+    sizes = [math.prod(reference.case_view(task, case).shapes[o.name]) for o in task.outputs]
+    assert whole and judged and judged == pytest.approx(whole * sizes[0] / sum(sizes))
