@@ -364,8 +364,9 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
         raise ImportSkip(f"op_kernel files: {len(kernels)} .cpp files in the answer")
     kernel_text = kernels[0].read_text(encoding="utf-8")
     kernel_headers = [p for p in sorted((answer / "op_kernel").rglob("*")) if p.is_file() and p != kernels[0]]
-    host_files = {p.name: p.read_text(encoding="utf-8") for p in sorted((answer / "op_host").iterdir())
-                  if p.is_file() and p.suffix in (".cpp", ".cc", ".h", ".hpp")}
+    host_files = op_project.op_build_files(
+        {p.name: p.read_text(encoding="utf-8") for p in sorted((answer / "op_host").iterdir())
+         if p.is_file() and p.suffix in (".cpp", ".cc", ".h", ".hpp")})
     # One translation unit in bundle order: the file that registers the op (OP_ADD) last, after
     # the TilingFunc it names.
     host_files = dict(sorted(host_files.items(), key=lambda kv: ("OP_ADD(" in kv[1], kv[0])))

@@ -302,6 +302,37 @@ def optiling_structs(header_text: str) -> list[str]:
     return names
 
 
+#: An include of CANN's op-API framework (the aclnn two-stage API and its level-0 op wrappers).
+_OP_API_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:opdev|aclnn|aclnn_kernels|level0|level2)/', re.M)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">]+)[">]', re.M)
+
+
+def op_build_files(files: Mapping[str, str]) -> dict[str, str]:
+    """The files of an op_host folder that the op's own host build compiles (name -> text).
+
+    CANN builds an answer's op-API layer (``aclnn_<op>.cpp``, its level-0 wrappers: every file
+    that includes ``opdev/``, ``aclnn/``, ``aclnn_kernels/``, ``level0/`` or ``level2/``) into a
+    separate library, against framework headers akgen does not emulate; akgen's driver calls the
+    op's TilingFunc itself, as that layer would. So the layer is left out, with the headers only
+    it includes; headers a kept file includes stay."""
+    def reach(roots: set[str]) -> set[str]:
+        seen, todo = set(roots), list(roots)
+        while todo:
+            for inc in _INCLUDE.findall(files[todo.pop()]):
+                name = inc.rsplit("/", 1)[-1]
+                if name in files and name not in seen:
+                    seen.add(name)
+                    todo.append(name)
+        return seen
+
+    layer = {n for n, t in files.items() if _OP_API_INCLUDE.search(t)}
+    if not layer:
+        return dict(files)
+    only_layer = reach(layer)
+    kept = reach({n for n in files if n not in layer and (n not in only_layer or n.endswith((".cpp", ".cc")))})
+    return {n: t for n, t in files.items() if n in kept and n not in layer}
+
+
 def make_bundle(files: Mapping[str, str]) -> str:
     """The host bundle text of ``files`` (name -> text; names as in :func:`split_host`), the
     inverse of split_host: what `akgen eval --project` submits and a prompt shows."""
@@ -330,6 +361,6 @@ def read_project(folder: Path) -> ProjectSources:
         raise BundleError(f"{folder}: no op_host/ folder")
     files = {p.name: p.read_text(encoding="utf-8") for p in sorted(hdir.iterdir())
              if p.is_file() and p.suffix in (".cpp", ".cc", ".h", ".hpp")}
-    host = make_bundle(files)
+    host = make_bundle(op_build_files(files))
     split_host(host)  # the same rules as a submitted bundle
     return ProjectSources(kernels[0].read_text(encoding="utf-8"), host, kernels[0].name)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -250,6 +251,28 @@ def test_a_kernel_named_like_a_math_function_builds(suite: Path, tmp_path: Path)
 
 # ---------------------------------------------------------------------------------------------
 # Bundle rules (no compiler needed)
+
+
+def test_the_op_api_layer_is_left_out_of_the_host_build(tmp_path: Path) -> None:
+    """CANN compiles an answer's aclnn layer (aclnn_<op>.cpp, level-0 wrappers, proto files that
+    log through opdev) into another library, against framework headers akgen has not got; the
+    driver calls the TilingFunc itself. NPUKernelBench's FeedsRepeat and MseLossGradV2 failed to
+    compile on exactly those files. The layer and the headers only it includes are left out; a
+    header the op's own sources also include stays."""
+    project = tmp_path / "scale_add"
+    shutil.copytree(PROJECT, project)
+    host = project / "op_host"
+    (host / "aclnn_scale_add.cpp").write_text(
+        '#include "opdev/op_executor.h"\n#include "aclnn_util.h"\n#include "scale_add_tiling.h"\n')
+    (host / "aclnn_util.h").write_text('#include "level0/ops.h"\n#include "only_util.h"\n')
+    (host / "only_util.h").write_text("// a helper only the layer uses\n")
+    (host / "scale_add_proto.cpp").write_text('#include "register/op_def_registry.h"\n#include "aclnn/opdev/op_log.h"\n')
+    (host / "unrelated.h").write_text("// included by nothing, kept as before\n")
+    got = op_project.split_host(op_project.read_project(project).host)
+    assert sorted([*got.sources, *got.headers]) == ["scale_add.cpp", "scale_add_tiling.h", "unrelated.h"]
+    files = {p.name: p.read_text() for p in host.iterdir()}
+    assert op_project.op_build_files({n: t for n, t in files.items() if "aclnn" not in n and "proto" not in n}) \
+        == {n: t for n, t in files.items() if "aclnn" not in n and "proto" not in n}  # no layer: all kept
 
 
 def test_split_host_reads_npukernelbench_banners_with_and_without_fences() -> None:
