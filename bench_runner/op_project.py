@@ -28,9 +28,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from bench_runner.ascend_sim import member_specialization, source_rewrite
+from bench_runner.ascend_sim.build import include_dir
 
 #: At most this many files in one host bundle.
 MAX_HOST_FILES = 8
@@ -226,14 +228,40 @@ def opdef_attrs(op_host_text: str) -> list[tuple[str, str]]:
     return out
 
 
+#: The C types of DTYPE_<NAME> and the ge::DataType names of ORIG_DTYPE_<NAME>, as CANN's op build
+#: pairs them (ascendc_impl_build's dtype map).
+_GE_NAME = {"half": "DT_FLOAT16", "float": "DT_FLOAT", "bfloat16_t": "DT_BF16", "int8_t": "DT_INT8",
+            "uint8_t": "DT_UINT8", "int16_t": "DT_INT16", "uint16_t": "DT_UINT16", "int32_t": "DT_INT32",
+            "uint32_t": "DT_UINT32", "int64_t": "DT_INT64", "uint64_t": "DT_UINT64", "bool": "DT_BOOL",
+            "double": "DT_DOUBLE"}
+
+
 def dtype_macros(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """``{DTYPE_X: half, ORIG_DTYPE_X: half}`` for each (tensor name, C type), as the op build
-    defines them for the dtype combination it compiles."""
+    """``{DTYPE_X: half, ORIG_DTYPE_X: DT_FLOAT16}`` for each (tensor name, C type), as the op build
+    defines them for the dtype combination it compiles (a C type it has no DT_ name for is used
+    as it is)."""
     out: dict[str, str] = {}
     for name, ctype in pairs:
         out.setdefault(f"DTYPE_{name.upper()}", ctype)
-        out.setdefault(f"ORIG_DTYPE_{name.upper()}", ctype)
+        out.setdefault(f"ORIG_DTYPE_{name.upper()}", _GE_NAME.get(ctype, ctype))
     return out
+
+
+@lru_cache(maxsize=1)
+def ge_dtype_values() -> dict[str, int]:
+    """The value of each DT_ name :func:`dtype_macros` uses, read from the emulator's
+    ``graph/types.h`` (its one home: ge::DataType as CANN numbers it)."""
+    text = (include_dir() / "graph" / "types.h").read_text(encoding="utf-8")
+    values = {m[1]: int(m[2]) for m in re.finditer(r"^\s*(DT_\w+)\s*=\s*(\d+)\s*,", text, re.M)}
+    return {name: values[name] for name in _GE_NAME.values()}
+
+
+def ge_dtype_defines() -> list[str]:
+    """Kernels compare ORIG_DTYPE_<NAME> with a DT_ name in ``#if`` (``#if ORIG_DTYPE_X ==
+    DT_INT32``), so the preprocessor must see the DT_ names as numbers; an undefined name would
+    be 0 on both sides and every such test true."""
+    return [line for name, value in ge_dtype_values().items()
+            for line in (f"#ifndef {name}", f"#define {name} {value}", "#endif")]
 
 
 def combination_pairs(task_tensors: Sequence[tuple[str, str]], op_host_text: str | None) -> list[tuple[str, str]]:
@@ -266,6 +294,8 @@ def kernel_prelude(macros: Mapping[str, str], header: str | None, kernel_text: s
     structs, not the host's other names, so a kernel's own ``MAX_DIM_NUM`` does not clash with the
     header's. Without it, the whole namespace is (``using namespace optiling``)."""
     lines = ["// akgen: what the op build supplies to the kernel (bench_runner/op_project.py)"]
+    if any(k.startswith("ORIG_DTYPE_") for k in macros):
+        lines += ge_dtype_defines()
     lines += [f"#define {k} {v}" for k, v in macros.items()]
     if header is not None and not includes_header(kernel_text, header):
         lines += [f'#include "{header}"', "namespace optiling {}"]

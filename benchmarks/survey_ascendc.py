@@ -240,9 +240,11 @@ def _read(path: Path) -> str:
 
 
 def dtype_defines(pairs: Iterable[tuple[str, str]]) -> list[str]:
-    """``-DDTYPE_X=half -DORIG_DTYPE_X=half`` for each (tensor name, C type), as the op build does
-    (the macros are bench_runner.op_project's, as cpu-sim defines them for op projects)."""
-    return [f"-D{k}={v}" for k, v in op_project.dtype_macros(pairs).items()]
+    """``-DDTYPE_X=half -DORIG_DTYPE_X=DT_FLOAT16`` for each (tensor name, C type), as the op build
+    does, after the DT_ names as numbers (the macros are bench_runner.op_project's, as cpu-sim
+    defines them for op projects)."""
+    return ([f"-D{k}={v}" for k, v in op_project.ge_dtype_values().items()] +
+            [f"-D{k}={v}" for k, v in op_project.dtype_macros(pairs).items()])
 
 
 def opdef_dtypes(op_host_text: str) -> list[tuple[str, str]]:

@@ -233,6 +233,7 @@ class PlatformAscendC {
 #define TILING_DATA_FIELD_DEF_ARR(type, n, field)                              \
     type field[n]{};                                                           \
     void set_##field(const type* v) { std::memcpy(field, v, sizeof(field)); } \
+    type* get_##field() { return field; }                                    \
     const type* get_##field() const { return field; }
 #define END_TILING_DATA_DEF                                                            \
     void SaveToBuffer(void* buf, size_t cap) const {                                   \

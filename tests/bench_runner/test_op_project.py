@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bench_runner import op_project, tasks
+from bench_runner.ascend_sim import build
 from bench_runner.contracts import SourceRejected, check_source
 from bench_runner.evaluate import evaluate
 from bench_runner.toolchains import cpu_sim
@@ -253,6 +254,25 @@ def test_a_kernel_named_like_a_math_function_builds(suite: Path, tmp_path: Path)
 # Bundle rules (no compiler needed)
 
 
+@pytest.mark.parametrize(("ctype", "branch"), [("float", "other"), ("half", "other"), ("bfloat16_t", "bf16")])
+def test_orig_dtype_compares_in_the_preprocessor_as_the_op_build_defines_it(ctype: str, branch: str,
+                                                                           tmp_path: Path) -> None:
+    """The op build defines ORIG_DTYPE_<NAME> as a ge::DataType name (DT_FLOAT16), and answers
+    test it in #if (NPUKernelBench's NonFiniteCheckOp: ``#if ORIG_DTYPE_TENSOR_LIST == DT_BF16``).
+    With C types there, both sides were unknown identifiers, 0 == 0, and every fp32 build took
+    the bf16 branch. Host enums (graph/types.h) still compile after the prelude."""
+    prelude = op_project.kernel_prelude(op_project.dtype_macros([("tensor_list", ctype)]), None, "")
+    src = tmp_path / "k.cpp"
+    src.write_text(prelude + "#if ORIG_DTYPE_TENSOR_LIST == DT_BF16\nint bf16;\n#else\nint other;\n#endif\n"
+                   '#include "graph/types.h"\nge::DataType t = ge::DataType(ORIG_DTYPE_TENSOR_LIST);\n')
+    out = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-I", str(build.include_dir()), str(src)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    pre = subprocess.run(["g++", "-E", "-P", "-I", str(build.include_dir()), str(src)],
+                         capture_output=True, text=True, timeout=120).stdout
+    assert f"int {branch};" in pre
+
+
 def test_the_op_api_layer_is_left_out_of_the_host_build(tmp_path: Path) -> None:
     """CANN compiles an answer's aclnn layer (aclnn_<op>.cpp, level-0 wrappers, proto files that
     log through opdev) into another library, against framework headers akgen has not got; the
@@ -319,7 +339,8 @@ def test_kernel_prelude_defines_the_combination_and_brings_the_tiling_header_onc
                                          'this->Input("other").DataType({ge::DT_FLOAT16});'
                                          'this->Output("out").DataType({ge::DT_FLOAT16});')
     macros = op_project.dtype_macros(pairs)
-    assert macros["DTYPE_X"] == macros["DTYPE_SELF"] == macros["ORIG_DTYPE_OUT"] == "half"
+    assert macros["DTYPE_X"] == macros["DTYPE_SELF"] == macros["DTYPE_OUT"] == "half"
+    assert macros["ORIG_DTYPE_OUT"] == "DT_FLOAT16"
     prelude = op_project.kernel_prelude(macros, "foo_tiling.h", "int k;\n")
     assert '#include "foo_tiling.h"' in prelude and "using namespace optiling;" in prelude
     assert prelude.endswith('#line 1 "kernel.cpp"\n')

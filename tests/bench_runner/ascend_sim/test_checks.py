@@ -420,6 +420,7 @@ def test_gm_out_of_bounds_write(sim):
 
 
 def test_local_out_of_bounds_count(sim):
+    """Past the physical Unified Buffer the NPU faults: an error."""
     check(
         sim,
         """
@@ -427,7 +428,7 @@ def test_local_out_of_bounds_count(sim):
     pipe.InitBuffer(t, 1024);
     LocalTensor<half> a = t.Get<half>();
     Duplicate(a, (half)0, 512);
-    Add(a, a, a, 1024);  /*HERE*/
+    Add(a, a, a, 100000);  /*HERE*/
 """,
         "LOCAL_OOB",
         api="Add",
@@ -442,11 +443,45 @@ def test_local_out_of_bounds_index(sim):
     TBuf<TPosition::VECCALC> t;
     pipe.InitBuffer(t, 64);
     LocalTensor<half> a = t.Get<half>();
-    a.SetValue(32, (half)1.0);  /*HERE*/
+    a.SetValue(100000, (half)1.0);  /*HERE*/
 """,
         "LOCAL_OOB",
         api="SetValue",
     )
+
+
+def test_an_access_past_its_tensor_inside_the_ub_does_what_the_npu_does(sim):
+    """The NPU bounds no access by its LocalTensor: inside the Unified Buffer a vector write past
+    a 32-byte TBuf lands in the next buffer (NPUKernelBench's FeedsRepeat casts 32 int64 into
+    one), and a scalar read past a tensor reads what lies there. Both are carried out, with a
+    LOCAL_OOB warning at the line; the values decide, as on the NPU."""
+    src = kernel("""
+    TBuf<TPosition::VECCALC> small, next;
+    pipe.InitBuffer(small, 32);
+    pipe.InitBuffer(next, 256);
+    LocalTensor<half> a = small.Get<half>();
+    LocalTensor<half> b = next.Get<half>();
+    Duplicate(b, (half)2.0, 128);
+    Duplicate(a, (half)1.0, 48);  /*HERE*/
+    event_t vs = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_S));
+    SetFlag<HardEvent::V_S>(vs);
+    WaitFlag<HardEvent::V_S>(vs);
+    half past = a.GetValue(40);
+    Muls(b, b, past, 128);
+    event_t vm = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_MTE3));
+    SetFlag<HardEvent::V_MTE3>(vm);
+    WaitFlag<HardEvent::V_MTE3>(vm);
+    DataCopy(gz, b, 128);
+""")
+    exe = sim.build(src, args=2)
+    run = sim.run(exe, 1, [np.ones(1024, np.float16), np.zeros(1024, np.float16)])
+    assert run.returncode == 0, run.stderr
+    warned = [m for m in FINDING.finditer(run.stderr) if m.group(6) == "LOCAL_OOB"]
+    assert warned and all(m.group(1) == "WARNING" for m in warned), run.stderr
+    assert int(warned[0].group(4)) == marked_line(src)
+    # 16 halves of b were overwritten with 1.0 by the spill, the rest stayed 2.0; all scaled by 1.0
+    got = run.outputs[1][:128]
+    np.testing.assert_array_equal(got, np.r_[np.ones(32), np.full(96, 2.0)].astype(np.float16))
 
 
 def test_copy_length_not_whole_blocks(sim):

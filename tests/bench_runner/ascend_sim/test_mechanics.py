@@ -86,7 +86,7 @@ def test_api_as_template_argument(sim, fnptr, op):
 def test_direct_call_still_names_its_line(sim, fnptr):
     exe, t = fnptr
     run = sim.run(
-        exe, 1, [np.ones(CAP, t), np.ones(CAP, t), np.zeros(CAP, t), fnptr_params(20, 2 * CAP)]
+        exe, 1, [np.ones(CAP, t), np.ones(CAP, t), np.zeros(CAP, t), fnptr_params(20, 64 * CAP)]
     )
     assert run.returncode == 3
     m = FINDING.search(run.stderr)
@@ -101,7 +101,7 @@ def test_call_through_pointer_names_the_previous_api_line(sim, fnptr):
     (the PipeBarrier right before `op(...)`), in the kernel's file."""
     exe, t = fnptr
     run = sim.run(
-        exe, 1, [np.ones(CAP, t), np.ones(CAP, t), np.zeros(CAP, t), fnptr_params(0, 2 * CAP)]
+        exe, 1, [np.ones(CAP, t), np.ones(CAP, t), np.zeros(CAP, t), fnptr_params(0, 64 * CAP)]
     )
     assert run.returncode == 3
     m = FINDING.search(run.stderr)

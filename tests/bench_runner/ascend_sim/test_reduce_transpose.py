@@ -238,7 +238,8 @@ def test_5hd_out_of_bounds_and_misaligned_rejected(sim, trans):
     run = sim.run(
         trans("half"), 1, [rand(t, n, 1), np.zeros(n, t), tparams(2, 2, 1, 1, 0, 0, so, do)]
     )
-    assert run.returncode != 0 and "LOCAL_OOB" in run.codes("error")
+    # inside the UB the NPU writes on into what follows the tensor: carried out, with a warning
+    assert run.returncode == 0 and "LOCAL_OOB" in run.codes("warning")
     do[5] = n - 8  # not on a DataBlock boundary
     run = sim.run(
         trans("half"), 1, [rand(t, n, 1), np.zeros(n, t), tparams(2, 1, 0, 0, 0, 0, so, do)]

@@ -139,7 +139,8 @@ def test_mrgsort_unsorted_list(sim, sort_exe):
 
 def test_sort_unpadded_length(sim):
     """50 scores in a 50-element buffer: Sort works on whole 32-element repeats, so the buffer
-    must be padded to 64; the emulator names the short operand."""
+    must be padded to 64; the emulator names the short operand (a warning: inside the Unified
+    Buffer the NPU reads on into the next buffer, so the run goes on as there)."""
     src = """#include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {
@@ -155,7 +156,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {
 """
     exe = sim.build(src, args=2)
     run = sim.run(exe, 1, [np.zeros(8, np.float32), np.zeros(8, np.float32)])
-    assert run.returncode == 3
-    f = run.report["findings"][0]
-    assert f["api"] == "Sort" and "concatLocal" in f["message"], f
+    assert run.returncode == 0, run.stderr
+    f = next(f for f in run.report["findings"] if f["code"] == "LOCAL_OOB")
+    assert f["api"] == "Sort" and "concatLocal" in f["message"] and f["severity"] == "warning", f
     assert f["line"] == next(i for i, ln in enumerate(src.splitlines(), 1) if "/*HERE*/" in ln)

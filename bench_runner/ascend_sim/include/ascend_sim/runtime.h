@@ -490,17 +490,22 @@ ASCEND_SIM_API void sync_all(CoreCtx& c, const SrcLoc& loc, const char* api, boo
 // (BAD_PARAM) instead of letting the emulator read timestamps from, or write them to, memory the
 // kernel chose.
 ASCEND_SIM_API BlockInfo* owned_block(BlockInfo* b, const char* api, const SrcLoc& loc);
+// Who touches an operand, where view_raw's rules depend on it. Vector and DMA operands are told
+// apart by the API's name and the operand's role (Inferred); the scalar unit's element accesses
+// say what they are.
+enum class Touch : uint8_t { Inferred, ScalarRead, ScalarWrite };
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
-                                  uint32_t align, uint32_t hw_mask = kHwUB);
+                                  uint32_t align, uint32_t hw_mask = kHwUB, Touch touch = Touch::Inferred);
 ASCEND_SIM_API void ensure_ub_space(CoreCtx& c);
 ASCEND_SIM_API void ensure_cube_arena(CoreCtx& c);
+ASCEND_SIM_API bool spills_within_ub(const LocalView& v, uint64_t bytes);
 ASCEND_SIM_API void need(const LocalView& v, uint64_t bytes, const char* api, const char* role, const SrcLoc& loc);
 [[noreturn]] ASCEND_SIM_API void fail_past_ub(const LocalView& v, uint64_t first, const char* api, const char* role,
                                               const SrcLoc& loc);
 ASCEND_SIM_API void check_init(const LocalView& v, uint64_t off, uint64_t bytes, const char* api, const char* role,
                                const SrcLoc& loc);
 ASCEND_SIM_API LocalView check_element_raw(const TensorRef& t, uint64_t index, uint64_t esize, const char* api,
-                                           const SrcLoc& loc);
+                                           const SrcLoc& loc, Touch touch = Touch::ScalarWrite);
 inline void mark_written(const LocalView& v, uint64_t off, uint64_t bytes) {
     if (bytes) std::memset(v.shadow + off, 1, bytes);
 }

@@ -1238,7 +1238,7 @@ ASCEND_SIM_API bool core_lacks(const CoreCtx& c, Hardware hw) {
 }
 
 ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const char* role, const SrcLoc& loc,
-                                  uint32_t align, uint32_t hw_mask) {
+                                  uint32_t align, uint32_t hw_mask, Touch touch) {
     BlockInfo* b = t.blk;
     if (!b) {
         fail("BAD_PARAM", api, loc,
@@ -1246,21 +1246,23 @@ ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const cha
              role);
     }
     owned_block(b, api, loc);
-    // A vector instruction reading a VECOUT buffer freed once since this tensor got it, and not
-    // handed out again, reads what the tensor held: the vector pipe is a VECOUT buffer's only
-    // writer and runs in program order, so no later write can overtake the read (NPUKernelBench's
-    // RmsNorm broadcasts rstd after copying it out and freeing it). A DMA reading it, a write,
-    // or a buffer reused since may see other data.
-    const bool stale_vector_read = b->state == BufState::FREE && t.gen + 1 == b->gen && !b->is_tbuf &&
-                                   b->pos == TPosition::VECOUT && std::strncmp(role, "dst", 3) != 0 &&
-                                   std::strncmp(api, "DataCopy", 8) != 0;
-    if ((b->state == BufState::DEAD || t.gen != b->gen) && !stale_vector_read) {
+    // A read of a queue buffer freed once since this tensor got it, and not handed out again,
+    // reads what the tensor held, where no later write can overtake it: the scalar unit reads
+    // synchronously, in program order (NPUKernelBench's FeedsRepeat reads its repeat counts after
+    // freeing their VECIN buffer); a vector instruction reading a VECOUT buffer is queued behind
+    // the buffer's only writer, the vector pipe (its RmsNorm broadcasts rstd after copying it out
+    // and freeing it). A DMA reading it, a write, or a buffer reused since may see other data.
+    const bool freed_unused = b->state == BufState::FREE && t.gen + 1 == b->gen && !b->is_tbuf;
+    const bool vector_read = touch == Touch::Inferred && b->pos == TPosition::VECOUT &&
+                             std::strncmp(role, "dst", 3) != 0 && std::strncmp(api, "DataCopy", 8) != 0;
+    const bool stale_read = freed_unused && (touch == Touch::ScalarRead || vector_read);
+    if ((b->state == BufState::DEAD || t.gen != b->gen) && !stale_read) {
         fail("USE_AFTER_FREE", api, loc,
              "%s refers to a %s that was released by FreeTensor (or TPipe::Reset) after this tensor was obtained; "
              "the buffer may already hold other data",
              role, describe_block(b).c_str());
     }
-    if (!b->is_tbuf && b->state == BufState::FREE && !stale_vector_read) {
+    if (!b->is_tbuf && b->state == BufState::FREE && !stale_read) {
         fail("USE_AFTER_FREE", api, loc, "%s refers to a queue buffer that is free (after FreeTensor)", role);
     }
     CoreCtx* c = tl_core;
@@ -1308,9 +1310,29 @@ ASCEND_SIM_API LocalView view_raw(const TensorRef& t, const char* api, const cha
          role, static_cast<unsigned long long>(rel), c->soc->ub_bytes, c->soc->name, describe_block(v.blk).c_str());
 }
 
-// The operand must hold `bytes` bytes from its start.
+// The NPU bounds no vector, DMA or scalar access by its LocalTensor: past the tensor's end it
+// reads or writes whatever the Unified Buffer holds there (the rest of its buffer, the next
+// buffer, free UB). Inside the physical UB the access is carried out as the hardware would, with
+// a LOCAL_OOB warning (the outputs decide: a clobbered neighbour that is still needed gives wrong
+// values, as on the NPU); past the UB, or in L1/L0 (kept per buffer here), it fails.
+ASCEND_SIM_API bool spills_within_ub(const LocalView& v, uint64_t bytes) {
+    const CoreCtx* c = tl_core;
+    if (!c || !v.blk || v.blk->hw != Hardware::UB || v.past_ub || v.data < c->ub.data()) return false;
+    const uint64_t rel = static_cast<uint64_t>(v.data - c->ub.data());
+    return rel + bytes <= c->soc->ub_bytes && rel + bytes <= c->ub.size();
+}
+
+// The operand must hold `bytes` bytes from its start (or spill into UB: spills_within_ub).
 ASCEND_SIM_API void need(const LocalView& v, uint64_t bytes, const char* api, const char* role, const SrcLoc& loc) {
     if (bytes > v.extent && v.past_ub) fail_past_ub(v, v.extent, api, role, loc);
+    if (bytes > v.extent && spills_within_ub(v, bytes)) {
+        warn("LOCAL_OOB", api, loc,
+             "%s accesses %llu bytes but the LocalTensor holds only %llu bytes from its start (%s): on the NPU the "
+             "access runs on into the Unified Buffer past it, clobbering or reading whatever lies there",
+             role, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(v.extent),
+             describe_block(v.blk).c_str());
+        return;
+    }
     if (bytes > v.extent) {
         fail("LOCAL_OOB", api, loc,
              "%s accesses %llu bytes but the LocalTensor holds only %llu bytes from its start (%s)", role,
@@ -1333,11 +1355,19 @@ ASCEND_SIM_API void check_init(const LocalView& v, uint64_t off, uint64_t bytes,
 }
 
 ASCEND_SIM_API LocalView check_element_raw(const TensorRef& t, uint64_t index, uint64_t esize, const char* api,
-                                           const SrcLoc& loc) {
-    LocalView v = view_raw(t, api, "the tensor", loc, 1);
+                                           const SrcLoc& loc, Touch touch) {
+    LocalView v = view_raw(t, api, "the tensor", loc, 1, kHwUB, touch);
     const uint64_t end = (index + 1) * esize;
     const uint64_t buffer_room = static_cast<uint64_t>(t.blk->addr) + t.blk->len - (t.blk->addr + t.off);
     if (end <= t.bytes && end <= buffer_room && end > v.blk_room) fail_past_ub(v, index * esize, api, "the tensor", loc);
+    if ((end > t.bytes || end > v.blk_room) && spills_within_ub(v, end)) {
+        warn("LOCAL_OOB", api, loc,
+             "element index %llu is outside the LocalTensor of %llu elements (%s): on the NPU it addresses the "
+             "Unified Buffer past the tensor",
+             static_cast<unsigned long long>(index), static_cast<unsigned long long>(t.bytes / esize),
+             describe_block(t.blk).c_str());
+        return v;
+    }
     if (end > t.bytes || end > v.blk_room) {
         fail("LOCAL_OOB", api, loc, "element index %llu is outside the LocalTensor of %llu elements (%s)",
              static_cast<unsigned long long>(index), static_cast<unsigned long long>(t.bytes / esize),

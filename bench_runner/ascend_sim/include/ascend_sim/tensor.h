@@ -82,7 +82,7 @@ public:
     __aicore__ inline T GetValue(const uint32_t index, ASCEND_SIM_LOC) const {
         const ::AscendC::sim::ApiScope api_scope_;
         sim::CoreCtx& c = sim::enter("GetValue", loc);
-        sim::LocalView v = check_element(index, "GetValue", loc);
+        sim::LocalView v = check_element(index, "GetValue", loc, sim::Touch::ScalarRead);
         if (!v.shadow[static_cast<uint64_t>(index) * sizeof(T)]) {
             sim::warn("UNINIT_READ", "GetValue", loc,
                       "LocalTensor::GetValue(%u) reads a UB element that was never written since the buffer was "
@@ -199,7 +199,8 @@ private:
     friend class LocalTensor;
     friend struct sim::TensorAccess;
 
-    sim::LocalView check_element(uint32_t index, const char* api, const sim::SrcLoc& loc) const;
+    sim::LocalView check_element(uint32_t index, const char* api, const sim::SrcLoc& loc,
+                                 sim::Touch touch = sim::Touch::ScalarWrite) const;
 
     sim::BlockInfo* blk_ = nullptr;
     uint32_t gen_ = 0;
@@ -252,8 +253,9 @@ inline LocalView view(const LocalTensor<T>& t, const char* api, const char* role
 }  // namespace sim
 
 template <typename T>
-inline sim::LocalView LocalTensor<T>::check_element(uint32_t index, const char* api, const sim::SrcLoc& loc) const {
-    return sim::check_element_raw(sim::TensorAccess::ref(*this), index, sizeof(T), api, loc);
+inline sim::LocalView LocalTensor<T>::check_element(uint32_t index, const char* api, const sim::SrcLoc& loc,
+                                                    sim::Touch touch) const {
+    return sim::check_element_raw(sim::TensorAccess::ref(*this), index, sizeof(T), api, loc, touch);
 }
 
 // ------------------------------------------------------------------------------------------

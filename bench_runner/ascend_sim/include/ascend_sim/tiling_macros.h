@@ -44,6 +44,7 @@ namespace optiling {}
     void set_##field_name(const arr_type* value) {                                          \
         for (size_t i_ = 0; i_ < static_cast<size_t>(arr_size); ++i_) field_name[i_] = value[i_]; \
     }                                                                                       \
+    arr_type* get_##field_name() { return field_name; } /* CANN's: a host fills the array through it */ \
     const arr_type* get_##field_name() const { return field_name; }
 
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name)                 \
