@@ -255,6 +255,7 @@ INT = {"int16_t": np.int16, "int32_t": np.int32, "uint16_t": np.uint16}
         ("int32_t", "RELU"),
         ("int16_t", "BITWISE"),
         ("uint16_t", "BITWISE"),
+        ("int32_t", "SHIFT"),
     ],
 )
 def test_integer_ops(sim, dtype, group):
@@ -280,6 +281,7 @@ def test_integer_ops(sim, dtype, group):
         },
         "RELU": {16: np.maximum(x, 0).astype(t)},
         "BITWISE": {30: x & y, 31: x | y, 32: ~x, 33: (x << 3).astype(t), 34: (x >> 3).astype(t)},
+        "SHIFT": {33: (x << 3).astype(t), 34: (x >> 3).astype(t)},
     }[group]
     for op, want in cases.items():
         p = params(op, n)
@@ -287,6 +289,16 @@ def test_integer_ops(sim, dtype, group):
         run = sim.run(exe, 1, [x, y, z0, p])
         assert run.returncode == 0, run.stderr
         np.testing.assert_array_equal(run.outputs[2][:n], want[:n].astype(t), err_msg=f"op {op}")
+    if group in ("BITWISE", "SHIFT"):
+        # by the element's width: all shifted out, but a signed right shift keeps the sign in
+        # every bit (NPUKernelBench's int32 Abs takes its sign mask so)
+        bits = 8 * np.dtype(t).itemsize
+        for op, want in {33: np.zeros_like(x), 34: np.where(x < 0, -1, 0).astype(t)}.items():
+            p = params(op, n)
+            p[2] = bits
+            run = sim.run(exe, 1, [x, y, z0, p])
+            assert run.returncode == 0, run.stderr
+            np.testing.assert_array_equal(run.outputs[2][:n], want[:n], err_msg=f"op {op} by {bits}")
     # level 0 sample: first `mask` lanes of 2 repeats
     op = 100 if group == "ARITH" else 130 if group == "BITWISE" else None
     if op is not None:

@@ -179,6 +179,25 @@ inline T st(W w) {
     }
 }
 
+// The vector unit's shifts by a count of the element's width or more: everything shifted out
+// (0), except that an arithmetic right shift leaves the sign in every bit (-1 for a negative
+// value): NPUKernelBench's int32 Abs shifts by 32 to get that mask. A negative count shifts 0.
+template <typename T>
+inline T shift_right(T a, int64_t s) {
+    constexpr int64_t bits = static_cast<int64_t>(sizeof(T) * 8);
+    if (s <= 0) return a;
+    if (s >= bits) return std::is_signed<T>::value && a < 0 ? static_cast<T>(-1) : static_cast<T>(0);
+    return static_cast<T>(a >> s);
+}
+template <typename T>
+inline T shift_left(T a, int64_t s) {
+    constexpr int64_t bits = static_cast<int64_t>(sizeof(T) * 8);
+    if (s <= 0) return a;
+    if (s >= bits) return static_cast<T>(0);
+    using U = typename std::make_unsigned<T>::type;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) << s));
+}
+
 // ------------------------------------------------------------------------------------------
 // Generic engines
 // ------------------------------------------------------------------------------------------

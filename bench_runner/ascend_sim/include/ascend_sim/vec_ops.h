@@ -162,10 +162,10 @@ ASCEND_SIM_SCALAR(Mins, UNARY, (sim::ld(a) <= sim::ld(s) ? a : s), "half / float
                   int16_t, int32_t)
 ASCEND_SIM_SCALAR(LeakyRelu, UNARY, (sim::ld(a) >= 0 ? a : sim::st<T>(sim::ld(a) * sim::ld(s))), "half / float", half,
                   float)
-ASCEND_SIM_SCALAR(ShiftLeft, UNARY, static_cast<T>(a << static_cast<int>(s)), "int16_t / uint16_t / int32_t / uint32_t",
-                  int16_t, uint16_t, int32_t, uint32_t)
-ASCEND_SIM_SCALAR(ShiftRight, UNARY, static_cast<T>(a >> static_cast<int>(s)), "int16_t / uint16_t / int32_t / uint32_t",
-                  int16_t, uint16_t, int32_t, uint32_t)
+ASCEND_SIM_SCALAR(ShiftLeft, UNARY, sim::shift_left<T>(a, static_cast<int64_t>(s)),
+                  "int16_t / uint16_t / int32_t / uint32_t", int16_t, uint16_t, int32_t, uint32_t)
+ASCEND_SIM_SCALAR(ShiftRight, UNARY, sim::shift_right<T>(a, static_cast<int64_t>(s)),
+                  "int16_t / uint16_t / int32_t / uint32_t", int16_t, uint16_t, int32_t, uint32_t)
 #undef ASCEND_SIM_SCALAR
 
 // ---------------------------------------------------------------------------- Duplicate

@@ -56,6 +56,10 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR
         case 130: And(lz, lx, ly, maskCount, repeat, BinaryRepeatParams()); break;
         case 132: Not(lz, lx, maskCount, repeat, UnaryRepeatParams()); break;
 #endif
+#if defined(SHIFT)  // the shifts alone: they take int32_t too, which And/Or/Not do not
+        case 33: ShiftLeft(lz, lx, s, n); break;
+        case 34: ShiftRight(lz, lx, s, n); break;
+#endif
         default: break;
     }
     DataCopy(gz, lz, CAP);
