@@ -450,6 +450,26 @@ def test_local_out_of_bounds_index(sim):
     )
 
 
+def test_a_tensor_from_an_uninitialised_tbuf_fails_where_it_is_used(sim):
+    """Get on a TBuf InitBuffer never set up hands out a tensor without a buffer, as the NPU hands
+    out an address (NPUKernelBench's TanhMath gets a scratch tensor it uses only for half): a
+    warning there, and an error at the first API that touches it."""
+    check(
+        sim,
+        """
+    TBuf<TPosition::VECCALC> unused, t;
+    pipe.InitBuffer(t, 256);
+    LocalTensor<half> never = unused.Get<half>();
+    LocalTensor<half> a = t.Get<half>();
+    Duplicate(a, (half)0, 128);
+    Adds(never, a, (half)1, 128);  /*HERE*/
+""",
+        "BAD_PARAM",
+        api="Adds",
+        text="never allocated",
+    )
+
+
 def test_an_access_past_its_tensor_inside_the_ub_does_what_the_npu_does(sim):
     """The NPU bounds no access by its LocalTensor: inside the Unified Buffer a vector write past
     a 32-byte TBuf lands in the next buffer (NPUKernelBench's FeedsRepeat casts 32 int64 into

@@ -224,11 +224,13 @@ public:
     template <typename T>
     __aicore__ inline LocalTensor<T> Get(ASCEND_SIM_LOC) {
         sim::BlockInfo* b = sim::tbuf_block(st_, "TBuf::Get", loc);
+        if (!b) return LocalTensor<T>();  // never initialised: a tensor without a buffer
         return sim::TensorAccess::make<T>(b, 0, static_cast<uint32_t>(b->len / sizeof(T)));
     }
     template <typename T>
     __aicore__ inline LocalTensor<T> Get(uint32_t len, ASCEND_SIM_LOC) {
         sim::BlockInfo* b = sim::tbuf_block(st_, "TBuf::Get", loc);
+        if (!b) return LocalTensor<T>();
         if (static_cast<uint64_t>(len) * sizeof(T) > b->len) {
             sim::fail("LOCAL_OOB", "TBuf::Get", loc, "Get(%u) asks for %llu bytes but the TBuf holds %u bytes", len,
                       static_cast<unsigned long long>(len) * sizeof(T), b->len);
@@ -238,6 +240,7 @@ public:
     template <typename T>
     __aicore__ inline LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, ASCEND_SIM_LOC) {
         sim::BlockInfo* b = sim::tbuf_block(st_, "TBuf::GetWithOffset", loc);
+        if (!b) return LocalTensor<T>();
         if (bufOffset % ONE_BLK_SIZE != 0) {
             sim::fail("ADDR_ALIGN", "TBuf::GetWithOffset", loc, "bufOffset %u is not a multiple of 32 bytes", bufOffset);
         }
