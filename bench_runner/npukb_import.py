@@ -432,6 +432,9 @@ def _import(folder: Path, out: Path, rec: TaskImport, max_elements: int) -> list
         dtype = _dtype_of(ins[0], combo, wild)
         by_combo[combo] += 1
         slug = f"{snake(folder.name)}_{_SHORT[dtype]}"
+        if any(_dtype_of(ins[0], k[0], k[2]) == dtype and k[0] != combo for k in groups):
+            # several columns share the first input's dtype: name the outputs' too (cast_fp32_int32)
+            slug += "".join(f"_{_SHORT[_dtype_of(t, combo, wild)]}" for t in outs)
         same = [k for k in groups if k[0] == combo]
         if len(same) > 1:  # one task per set of tensor ranks: "_2d", or "_2d_3d" when inputs differ
             slug += "_" + "_".join(f"{r}d" for r in dict.fromkeys(ranks))
@@ -534,7 +537,11 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ops: _OpSha
         if isinstance(first, torch.Tensor) and akgen_dtype(first.dtype) is None:
             raise ImportSkip(f"input {t.name}: {first.dtype} is not an akgen dtype")
         kinds.append(akgen_dtype(first.dtype) if isinstance(first, torch.Tensor) else None)
-    combo = _combination(ins, kinds)
+    out_kinds = [_result_kind(t, plan, results, torch) for t in outs]
+    try:  # the column whose outputs are also the case's (Cast: one input dtype, many outputs)
+        combo = _combination([*ins, *outs], [*kinds, *out_kinds])
+    except ImportSkip:
+        combo = _combination(ins, kinds)
     shapes = {t.name: (sum(math.prod(s) for s in lists[t.name]),) if t.name in lists else
               (tuple(v.shape) if isinstance(v, torch.Tensor) and v.dim() > 0 else (1,))
               for t, v in zip(ins, tensors, strict=True)}
@@ -611,8 +618,21 @@ def split_results(result: Any, dynamic: Sequence[bool]) -> list[Any]:
     return list(result) if isinstance(result, (list, tuple)) else [result]
 
 
+def _result_kind(t: OpDefTensor, plan: npukb_plan.Plan, results: list[Any], torch: Any) -> str | None:
+    """The akgen dtype of output ``t`` in this case: as the binding allocates it, else as Model
+    returns it (None when neither says)."""
+    made = plan.out_dtypes.get(t.name)
+    if made in dtypes.NAMES:
+        return made
+    index = plan.results.get(t.name)
+    r = results[index] if index is not None and index < len(results) else None
+    first = r[0] if isinstance(r, (list, tuple)) and r else r
+    return akgen_dtype(first.dtype) if isinstance(first, torch.Tensor) else None
+
+
 def _combination(ins: list, kinds: list[str | None]) -> int:
-    """The OpDef combination whose input dtypes are those the case's tensors have."""
+    """The OpDef combination whose tensors' dtypes are those the case's tensors have (a None
+    kind matches any)."""
     width = max(1, *(len(t.ge_types) for t in ins))
     for i in range(width):
         ok = True

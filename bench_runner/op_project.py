@@ -228,12 +228,8 @@ def opdef_attrs(op_host_text: str) -> list[tuple[str, str]]:
     return out
 
 
-#: The C types of DTYPE_<NAME> and the ge::DataType names of ORIG_DTYPE_<NAME>, as CANN's op build
-#: pairs them (ascendc_impl_build's dtype map).
-_GE_NAME = {"half": "DT_FLOAT16", "float": "DT_FLOAT", "bfloat16_t": "DT_BF16", "int8_t": "DT_INT8",
-            "uint8_t": "DT_UINT8", "int16_t": "DT_INT16", "uint16_t": "DT_UINT16", "int32_t": "DT_INT32",
-            "uint32_t": "DT_UINT32", "int64_t": "DT_INT64", "uint64_t": "DT_UINT64", "bool": "DT_BOOL",
-            "double": "DT_DOUBLE"}
+#: ORIG_DTYPE_<NAME> per DTYPE_<NAME>: the ge::DataType name of a C type (GE_CTYPES reversed).
+_GE_NAME = {ctype: ge for ge, ctype in GE_CTYPES.items()}
 
 
 def dtype_macros(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:

@@ -24,6 +24,7 @@ torch = pytest.importorskip("torch", reason="the import runs NPUKernelBench's to
 from bench_runner import npukb_import, tasks  # noqa: E402
 from bench_runner.errors import TaskFormatError  # noqa: E402
 from bench_runner.evaluate import evaluate  # noqa: E402
+from bench_runner.op_project import OpDefTensor  # noqa: E402
 from bench_runner.toolchains import cpu_sim  # noqa: E402
 
 PROJECT = Path(__file__).parent / "fixtures" / "op_projects" / "scale_add"
@@ -713,3 +714,17 @@ def test_a_case_the_binding_cannot_route_is_reported_with_its_reason(tmp_path: P
     assert rec.skipped is None, rec
     assert len(rec.positional_cases) == 1 and rec.positional_cases[0].startswith("c1: "), rec
     assert "TORCH_CHECK failed: x.size(0) != 33" in rec.positional_cases[0]
+
+
+def test_the_combination_is_the_column_whose_outputs_are_the_cases_too() -> None:
+    """Cast lists float32 in several columns, each with another output dtype; the case's output
+    dtype (as the binding allocates it or Model returns it) picks the column. Judged by the input
+    alone, NPUKernelBench's fp32 -> int32 case got the fp16 column: its TilingFunc refused the
+    attribute (dst_type 3, an int32 output) against a float16 output."""
+    x = OpDefTensor("Input", "x", ("DT_FLOAT16", "DT_FLOAT", "DT_FLOAT"), False)
+    y = OpDefTensor("Output", "y", ("DT_FLOAT", "DT_FLOAT16", "DT_INT32"), False)
+    assert npukb_import._combination([x, y], ["float32", "int32"]) == 2
+    assert npukb_import._combination([x, y], ["float32", "float16"]) == 1
+    assert npukb_import._combination([x, y], ["float32", None]) == 1  # output unknown: the first that fits
+    with pytest.raises(npukb_import.ImportSkip):
+        npukb_import._combination([x, y], ["float32", "int8"])

@@ -30,9 +30,10 @@ struct DataCopyEnhancedParams {
 namespace sim {
 template <typename T>
 constexpr void check_datacopy_type() {
-    static_assert(OneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float, int64_t,
-                        uint64_t, double>::value,
-                  "Failed to check dtype in DataCopy, current api support dtype is int8_t / uint8_t / int16_t / "
+    // bool moves as the byte it is stored in (NPUKernelBench's CastMath copies bool tensors).
+    static_assert(OneOf<T, bool, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float,
+                        int64_t, uint64_t, double>::value,
+                  "Failed to check dtype in DataCopy, current api support dtype is bool / int8_t / uint8_t / int16_t / "
                   "uint16_t / half / bfloat16_t / int32_t / uint32_t / float / int64_t / uint64_t / double");
 }
 }  // namespace sim
