@@ -508,7 +508,7 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ops: _OpSha
     forward, init = draw(prepare, row)
     result = module.Model(*init)(*forward)
     results = split_results(result, [t.dynamic for t in outs])
-    plan, why = None, None
+    plan, why, call = None, None, None
     if binding is not None:
         try:
             call = npukb_pybind.record_call(module, init, forward)
@@ -524,7 +524,8 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ops: _OpSha
         except npukb_plan.PlanSkip as exc:
             raise ImportSkip(why or str(exc)) from None
     values = forward + init
-    tensors = [values[i] for i in plan.inputs]
+    tensors = [call.args[plan.from_call[j]] if i == npukb_plan.FROM_CALL and call is not None else values[i]
+               for j, i in enumerate(plan.inputs)]
     lists: dict[str, tuple[tuple[int, ...], ...]] = {}
     for t, v in zip(ins, tensors, strict=True):
         if isinstance(v, (list, tuple)):
@@ -583,12 +584,15 @@ def _case(name: str, row: dict[str, Any], prepare: Any, module: Any, ops: _OpSha
 def value_form(value: Any, torch: Any) -> tuple[str, str]:
     """How an input value came from get_inputs, so the golden can give Model the same kind of
     value the import saw: ("py", "float"|"int"|"bool") for a Python number, ("tensor0", dtype) for
-    a 0-d tensor, ("tensor", dtype), or ("list", dtype) for a tensor list. An OpDef input is
-    stored in the OpDef's dtype; Model still gets, say, lerp's Python weight or an fp16 tensor."""
+    a 0-d tensor, ("tensor", dtype), ("tensor_grad", dtype) for one that requires grad (a
+    backward reference differentiates through it: GeGluGradV2), or ("list", dtype) for a tensor
+    list. An OpDef input is stored in the OpDef's dtype; Model still gets, say, lerp's Python
+    weight or an fp16 tensor."""
     if isinstance(value, (list, tuple)):
         return ("list", str(value[0].dtype).removeprefix("torch.")) if value else ("list", "")
     if isinstance(value, torch.Tensor):
-        return ("tensor0" if value.dim() == 0 else "tensor", str(value.dtype).removeprefix("torch."))
+        kind = "tensor0" if value.dim() == 0 else "tensor_grad" if value.requires_grad else "tensor"
+        return (kind, str(value.dtype).removeprefix("torch."))
     return ("py", "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float")
 
 
@@ -761,7 +765,8 @@ def _write_task(dest: Path, slug: str, folder: Path, level: int, entry: str, ins
     spec = {"inputs": [[t.name, _dtype_of(t, combo, wild)] for t in ins],
             "outputs": [[t.name, _dtype_of(t, combo, wild)] for t in outs],
             "attrs": [a for a, _ in attrs], "lists": [t.name for t in ins + outs if t.dynamic],
-            "positions": list(plan.inputs), "n_forward": plan.n_forward, "sources": [list(s) for s in plan.sources],
+            "positions": list(plan.inputs), "from_call": {str(j): k for j, k in plan.from_call.items()},
+            "n_forward": plan.n_forward, "sources": [list(s) for s in plan.sources],
             "results": plan.results, "precision": precision, "forms": [list(f) for f in cases[0].forms]}
     (dest / "npukb" / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     values = {c.name: {str(k): v for k, v in c.plan.values.items()} for c in cases if c.plan and c.plan.values}

@@ -17,7 +17,7 @@ outputs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bench_runner.npukb_pybind import Binding, Call, Operand
@@ -30,7 +30,8 @@ class PlanSkip(Exception):
 
 @dataclass(frozen=True)
 class Plan:
-    #: Per OpDef input, in order: the index into ``forward + init`` of the value it gets.
+    #: Per OpDef input, in order: the index into ``forward + init`` of the value it gets, or
+    #: :data:`FROM_CALL` for a tensor ``ModelNew`` computes (``from_call`` says which argument).
     inputs: tuple[int, ...]
     #: The attribute values the op gets in this case, by name.
     attrs: dict[str, Any]
@@ -47,11 +48,19 @@ class Plan:
     out_dtypes: dict[str, str]
     #: How many of Model's arguments go to forward() (get_inputs); the rest are Model(*init).
     n_forward: int = 0
+    #: Per OpDef input (by index) that ModelNew computes from the case's values before its
+    #: kernel_gen_ops call (GeluGrad's ``y = gelu(x)``): the index of that call's argument. Such an
+    #: input is drawn by running ModelNew up to the call, as the benchmark's runner does.
+    from_call: dict[int, int] = field(default_factory=dict)
 
     def signature(self) -> tuple[Any, ...]:
         """What must agree between cases of one task (their values and shapes may differ)."""
         return (self.inputs, tuple(sorted(self.results.items(), key=lambda kv: kv[0])), self.sources,
-                self.n_forward)
+                self.n_forward, tuple(sorted(self.from_call.items())))
+
+
+#: ``Plan.inputs`` entry of an input ModelNew computes (``Plan.from_call`` has its argument).
+FROM_CALL = -1
 
 
 def attribute_value(name: str, kind: str, v: Any, torch: Any) -> Any:
@@ -123,6 +132,7 @@ def binding_plan(ins: Sequence[OpDefTensor], attrs: Sequence[tuple[str, str]], o
     values = forward + init
     position = [_position(a, values, torch) for a in call.args]
     inputs: list[int] = []
+    from_call: dict[int, int] = {}
     for t, op in zip(ins, ops[:len(ins)], strict=True):
         if op.kind == "none":
             raise PlanSkip(f"input {t.name}: pybind.cpp passes no tensor (an optional input left out; "
@@ -133,8 +143,14 @@ def binding_plan(ins: Sequence[OpDefTensor], attrs: Sequence[tuple[str, str]], o
         if op.kind not in ("tensor", "list", "scalar"):
             raise PlanSkip(f"input {t.name}: pybind.cpp passes a {op.kind} where the OpDef has a tensor")
         k = op.argument
-        if k is None or position[k] is None:
-            raise PlanSkip(f"input {t.name}: a tensor ModelNew or pybind.cpp makes (not one get_inputs gives)")
+        if k is None:
+            raise PlanSkip(f"input {t.name}: a tensor pybind.cpp makes (not one get_inputs gives)")
+        if position[k] is None:
+            if not isinstance(call.args[k], torch.Tensor):
+                raise PlanSkip(f"input {t.name}: a value ModelNew makes that is not a tensor")
+            from_call[len(inputs)] = k  # ModelNew computes it from the case's values
+            inputs.append(FROM_CALL)
+            continue
         inputs.append(position[k])  # type: ignore[arg-type]
     attr_map: dict[str, Any] = {}
     for (name, kind), op in zip(attrs, ops[len(ins):len(ins) + len(attrs)], strict=True):
@@ -163,10 +179,10 @@ def binding_plan(ins: Sequence[OpDefTensor], attrs: Sequence[tuple[str, str]], o
         results[t.name] = returned[0] if returned else None
     if all(r is None for r in results.values()):
         raise PlanSkip("pybind.cpp returns none of the op's outputs")
-    used = set(inputs)
+    used = set(inputs) - {FROM_CALL}
     sources: list[tuple[str, ...]] = []
     case_values: dict[int, Any] = {}
-    by_position = {p: t.name for p, t in zip(inputs, ins, strict=True)}
+    by_position = {p: t.name for p, t in zip(inputs, ins, strict=True) if p != FROM_CALL}
     for i, v in enumerate(values):
         if i in used:
             sources.append(("input", by_position[i]))
@@ -174,7 +190,7 @@ def binding_plan(ins: Sequence[OpDefTensor], attrs: Sequence[tuple[str, str]], o
         sources.append(("value",))
         case_values[i] = _json_value(i, v, torch)
     return Plan(tuple(inputs), attr_map, out_shapes, results, tuple(sources), case_values, out_dtypes,
-                len(forward))
+                len(forward), from_call)
 
 
 def _same_number(arg: Any, value: Any, torch: Any) -> bool:

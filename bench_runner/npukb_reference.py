@@ -24,6 +24,7 @@ from bench_runner.npukb_import import (
     torch_dtype,
 )
 from bench_runner.npukb_plan import value_from_json
+from bench_runner.npukb_pybind import record_call
 
 _PY = {"float": float, "int": int, "bool": bool}
 
@@ -62,9 +63,12 @@ class TaskReference:
         torch.manual_seed(int(rng.integers(0, 2**31 - 1)))
         forward, init = draw(self.prepare, self.cases[case.name])
         values = forward + init
+        made = {int(j): k for j, k in (self.spec.get("from_call") or {}).items()}
+        # inputs ModelNew computes from these values (GeluGrad's gelu(x)): its call, as the runner makes it
+        call = record_call(self.module, init, forward).args if made else ()
         out = {}
-        for (name, dtype), at in zip(self.spec["inputs"], self.spec["positions"], strict=True):
-            v = values[at]
+        for j, ((name, dtype), at) in enumerate(zip(self.spec["inputs"], self.spec["positions"], strict=True)):
+            v = call[made[j]] if j in made else values[at]
             if name in self.lists:  # a tensor list: its tensors one after the other, flat
                 t = torch.cat([e.reshape(-1) for e in v]) if v else torch.zeros(0)
             else:
@@ -158,4 +162,6 @@ class TaskReference:
         if kind == "list":
             return [e.to(torch_dtype(detail)) for e in value] if detail else value
         value = value.to(torch_dtype(detail))
+        if kind == "tensor_grad":
+            return value.detach().requires_grad_(True)
         return value.reshape(()) if kind == "tensor0" else value

@@ -728,3 +728,58 @@ def test_the_combination_is_the_column_whose_outputs_are_the_cases_too() -> None
     assert npukb_import._combination([x, y], ["float32", None]) == 1  # output unknown: the first that fits
     with pytest.raises(npukb_import.ImportSkip):
         npukb_import._combination([x, y], ["float32", "int8"])
+
+
+_COMPUTED_MODULE = """\
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x, alpha):
+        return x * alpha + x * 2
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, alpha):
+        y = x * 2  # an op input ModelNew computes, as GeluGrad's gelu(x)
+        return kernel_gen_ops.scale_add_api(y, x, alpha)
+"""
+
+_COMPUTED_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    shape = eval(param.get("shape", "[1]"))
+    dtype = getattr(torch, param.get("dtype", "float16"))
+    return torch.randn(shape, dtype=dtype, requires_grad=True), float(param["alpha"])
+
+
+def get_init_inputs(param, device=None):
+    return []
+"""
+
+
+def test_an_input_model_new_computes_is_drawn_by_running_it(tmp_path: Path) -> None:
+    """Issue #31: GeluGrad's ModelNew passes the op ``gelu(x)``, which get_inputs does not give;
+    the import skipped such tasks. Now the input is drawn as the benchmark's runner makes it
+    (ModelNew run up to its kernel_gen_ops call) and the expert passes; a value that requires
+    grad reaches Model as one (GeGluGradV2 differentiates through it)."""
+    root = _fake_npukb(tmp_path / "npukb")
+    val = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "validation"
+    (val / "module.py").write_text(_COMPUTED_MODULE, encoding="utf-8")
+    (val / "prepare_inputs.py").write_text(_COMPUTED_PREPARE, encoding="utf-8")
+    (val / "pybind.cpp").write_text(_SWAPPED_PYBIND, encoding="utf-8")
+    out = tmp_path / "out"
+    (rec,) = npukb_import.import_suite(root, out).tasks
+    assert rec.skipped is None and rec.positional_cases == [], rec
+    spec = json.loads((out / "scale_add_fp16" / "npukb" / "spec.json").read_text())
+    assert spec["from_call"] == {"1": 0} and spec["positions"][1] == -1  # y: the call's first argument
+    assert spec["forms"][0] == ["tensor_grad", "float16"]
+    if not cpu_sim.CpuSim().availability().ok:
+        pytest.skip("cpu-sim is not available here")
+    task = tasks.get_task("scale_add_fp16", out)
+    r = evaluate(task, task.expert_kernel.read_text(), path="device_only", use_cache=False, baseline=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics[:2])

@@ -3,6 +3,7 @@
 // those callbacks, so an Operator here describes nothing (no inputs, GetAttr fails); the types
 // exist so host files that define such callbacks compile.
 #pragma once
+#include "../ascend_sim/dt_macros_set_aside.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -57,3 +58,4 @@ class Operator {
 };
 
 }  // namespace ge
+#include "../ascend_sim/dt_macros_restore.h"

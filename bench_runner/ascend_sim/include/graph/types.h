@@ -6,6 +6,7 @@
 // so a value a host file stores or prints means the same as on CANN. Host side only: ordinary
 // C++, never included by device code.
 #pragma once
+#include "../ascend_sim/dt_macros_set_aside.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -27,34 +28,6 @@ constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
 constexpr graphStatus GRAPH_NODE_WITHOUT_CONST_INPUT = 50331648;
 constexpr graphStatus GRAPH_NODE_NEED_REPASS = 50331647;
 
-// A kernel translation unit has these names as numbers (the op build's ORIG_DTYPE_<NAME> compare
-// with them in #if: op_project.ge_dtype_defines); the enum is declared with them set aside.
-#pragma push_macro("DT_FLOAT16")
-#undef DT_FLOAT16
-#pragma push_macro("DT_FLOAT")
-#undef DT_FLOAT
-#pragma push_macro("DT_BF16")
-#undef DT_BF16
-#pragma push_macro("DT_INT8")
-#undef DT_INT8
-#pragma push_macro("DT_UINT8")
-#undef DT_UINT8
-#pragma push_macro("DT_INT16")
-#undef DT_INT16
-#pragma push_macro("DT_UINT16")
-#undef DT_UINT16
-#pragma push_macro("DT_INT32")
-#undef DT_INT32
-#pragma push_macro("DT_UINT32")
-#undef DT_UINT32
-#pragma push_macro("DT_INT64")
-#undef DT_INT64
-#pragma push_macro("DT_UINT64")
-#undef DT_UINT64
-#pragma push_macro("DT_BOOL")
-#undef DT_BOOL
-#pragma push_macro("DT_DOUBLE")
-#undef DT_DOUBLE
 enum DataType {
     DT_FLOAT = 0,
     DT_FLOAT16 = 1,
@@ -99,19 +72,6 @@ enum DataType {
     DT_FLOAT4_E1M2 = 41,
     DT_MAX
 };
-#pragma pop_macro("DT_FLOAT16")
-#pragma pop_macro("DT_FLOAT")
-#pragma pop_macro("DT_BF16")
-#pragma pop_macro("DT_INT8")
-#pragma pop_macro("DT_UINT8")
-#pragma pop_macro("DT_INT16")
-#pragma pop_macro("DT_UINT16")
-#pragma pop_macro("DT_INT32")
-#pragma pop_macro("DT_UINT32")
-#pragma pop_macro("DT_INT64")
-#pragma pop_macro("DT_UINT64")
-#pragma pop_macro("DT_BOOL")
-#pragma pop_macro("DT_DOUBLE")
 
 enum Format {
     FORMAT_NCHW = 0,
@@ -199,3 +159,4 @@ class AscendString {
 };
 
 }  // namespace ge
+#include "../ascend_sim/dt_macros_restore.h"

@@ -384,6 +384,12 @@ inline int ascend_sim_op_add(const OpDef& def) {
 
 }  // namespace ops
 
+// CANN's host headers leave std::map visible inside namespace optiling: NPUKernelBench's
+// GeGluGradV2 tiling names it unqualified there and builds with CANN.
+namespace optiling {
+using std::map;
+}  // namespace optiling
+
 // Used inside `namespace ops` (or with a qualified name) after the op class, as in CANN.
 #define OP_ADD(opType, ...) \
     [[maybe_unused]] static const int ascend_sim_op_added_##opType = ::ops::ascend_sim_op_add(opType(#opType))

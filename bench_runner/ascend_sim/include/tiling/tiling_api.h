@@ -7,6 +7,7 @@
 // base blocks of at most 128 x 256 (16-aligned, L0C-sized), baseK 64 (32 for float), and L1 steps
 // of 4 base K blocks. It returns 0, or -1 when a shape or type is missing.
 #pragma once
+#include "../ascend_sim/dt_macros_set_aside.h"
 
 #include "../ascend_sim/std_headers.h"
 #include "../ascend_sim/noinstr_begin.h"
@@ -15,6 +16,9 @@
 #include "../ascend_sim/adv_tiling.h"
 #include "../ascend_sim/matmul_tiling_data.h"
 #include "../ascend_sim/noinstr_end.h"
+// As CANN's tiling_api.h, it brings the platform query (op_host tiling headers name
+// platform_ascendc::SocVersion in their structs: NPUKernelBench's GeGluGradV2).
+#include "platform/platform_ascendc.h"
 
 namespace matmul_tiling {
 
@@ -336,3 +340,4 @@ inline bool TopKTilingFunc(const Platform& ascendcPlatform, const int32_t inner,
 }
 
 }  // namespace AscendC
+#include "../ascend_sim/dt_macros_restore.h"

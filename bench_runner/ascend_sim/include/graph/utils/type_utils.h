@@ -4,6 +4,7 @@
 // Spellings as CANN's metadef graph/utils/type_utils.h prints them (the enumerator name for
 // dtypes; the name without FORMAT_ for formats); unknown values give "UNDEFINED" / DT_UNDEFINED.
 #pragma once
+#include "../../ascend_sim/dt_macros_set_aside.h"
 
 #include <cstdint>
 #include <string>
@@ -137,3 +138,4 @@ class TypeUtils {
 };
 
 }  // namespace ge
+#include "../../ascend_sim/dt_macros_restore.h"
