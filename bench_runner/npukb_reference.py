@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from bench_runner.npukb_import import (
+from bench_runner.npukb_validation import (
     check_precision,
     draw,
     load_validation,

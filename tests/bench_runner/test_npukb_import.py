@@ -21,7 +21,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the import runs NPUKernelBench's torch references (train extra)")
 
-from bench_runner import npukb_import, tasks  # noqa: E402
+from bench_runner import npukb_import, npukb_validation, tasks  # noqa: E402
 from bench_runner.errors import TaskFormatError  # noqa: E402
 from bench_runner.evaluate import evaluate  # noqa: E402
 from bench_runner.op_project import OpDefTensor  # noqa: E402
@@ -291,7 +291,7 @@ def test_a_tensor_list_task_imports_and_its_expert_passes(tmp_path: Path) -> Non
 def test_integer_draws_that_cpu_torch_refuses_run_as_a_float_draw_cast() -> None:
     """Issue #31: NPUKernelBench's generators call torch.randn / uniform_ with int dtypes, which
     CPU torch refuses; the import draws the same numbers in float32 and casts them."""
-    npukb_import._install_integer_draws()
+    npukb_validation._install_integer_draws()
     torch.manual_seed(7)
     got = torch.randn(64, dtype=torch.int32)
     torch.manual_seed(7)
@@ -332,7 +332,7 @@ def test_cases_are_typed_column_by_column_as_the_benchmarks_runner_types_them(tm
     csv_path = tmp_path / "test_cases.csv"
     csv_path.write_text("case_id;scale;alpha;flag;shape;gap\n0;1.0;0.5;True;[2, 3];\n1;2.0;1;False;[4];7\n",
                         encoding="utf-8")
-    rows = npukb_import.read_cases(csv_path)
+    rows = npukb_validation.read_cases(csv_path)
     assert [r["scale"] for r in rows] == [1, 2] and all(type(r["scale"]) is int for r in rows)
     assert [r["alpha"] for r in rows] == [0.5, 1.0] and all(type(r["alpha"]) is float for r in rows)
     assert [r["flag"] for r in rows] == [1, 0]
@@ -343,14 +343,14 @@ def test_cases_are_typed_column_by_column_as_the_benchmarks_runner_types_them(tm
 def test_the_benchmarks_default_rule_fails_an_element_only_past_both_limits_and_any_nan() -> None:
     want = torch.tensor([100.0, 0.001, 1.0], dtype=torch.float32)
     # 0.05 off 100 is within 1e-3 relative; 0.0009 off 0.001 is within 1e-3 absolute
-    ok, diff, rel = npukb_import.check_precision(want, want + torch.tensor([0.05, 0.0009, 0.0]), 1e-3, 1e-3)
+    ok, diff, rel = npukb_validation.check_precision(want, want + torch.tensor([0.05, 0.0009, 0.0]), 1e-3, 1e-3)
     assert ok == 1 and diff.shape == (3,) and rel.shape == (3,)
-    assert npukb_import.check_precision(want, want + torch.tensor([0.0, 0.0, 0.002]), 1e-3, 1e-3)[0] == 0
+    assert npukb_validation.check_precision(want, want + torch.tensor([0.0, 0.0, 0.002]), 1e-3, 1e-3)[0] == 0
     nan = torch.tensor([float("nan"), 0.001, 1.0])
-    assert npukb_import.check_precision(nan, nan, 1e-3, 1e-3)[0] == 0  # the benchmark fails any NaN
+    assert npukb_validation.check_precision(nan, nan, 1e-3, 1e-3)[0] == 0  # the benchmark fails any NaN
     bools = torch.tensor([True, False])
-    assert npukb_import.check_precision([bools], [bools], 1e-3, 1e-3)[0] == 1
-    assert npukb_import.check_precision([bools], [~bools], 1e-3, 1e-3)[0] == 0
+    assert npukb_validation.check_precision([bools], [bools], 1e-3, 1e-3)[0] == 1
+    assert npukb_validation.check_precision([bools], [~bools], 1e-3, 1e-3)[0] == 0
 
 
 _CUSTOM_CHECK = """
