@@ -16,9 +16,9 @@
 #include "../ascend_sim/adv_tiling.h"
 #include "../ascend_sim/matmul_tiling_data.h"
 #include "../ascend_sim/noinstr_end.h"
-// As CANN's tiling_api.h, it brings the platform query (op_host tiling headers name
+// As CANN's tiling_api.h, it brings the platform's enums (op_host tiling headers name
 // platform_ascendc::SocVersion in their structs: NPUKernelBench's GeGluGradV2).
-#include "platform/platform_ascendc.h"
+#include "../ascend_sim/platform_enums.h"
 
 namespace matmul_tiling {
 
