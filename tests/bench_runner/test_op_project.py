@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -273,6 +274,15 @@ def test_orig_dtype_compares_in_the_preprocessor_as_the_op_build_defines_it(ctyp
     pre = subprocess.run(["g++", "-E", "-P", "-I", str(build.include_dir()), str(src)],
                          capture_output=True, text=True, timeout=120).stdout
     assert f"int {branch};" in pre
+
+
+def test_the_emulator_sets_aside_exactly_the_dt_names_the_prelude_defines() -> None:
+    """The DT_ names are a second list in C++ (the headers that declare ge's enumerators set the
+    prelude's macros aside): it must name every one the prelude defines, and restore each."""
+    inc = build.include_dir() / "ascend_sim"
+    aside = re.findall(r'push_macro\("(DT_\w+)"\)', (inc / "dt_macros_set_aside.h").read_text())
+    back = re.findall(r'pop_macro\("(DT_\w+)"\)', (inc / "dt_macros_restore.h").read_text())
+    assert sorted(aside) == sorted(back) == sorted(op_project.ge_dtype_values())
 
 
 def test_the_op_api_layer_is_left_out_of_the_host_build(tmp_path: Path) -> None:
