@@ -18,14 +18,19 @@ How a task maps (per NPUKernelBench task folder ``tasks/level<N>/<Category>/<Nam
   inputs (seeded per trial); the task's own ``pybind.cpp`` says which value fills which OpDef
   input and attribute and which outputs are judged (npukb_pybind runs it, npukb_plan reads it;
   the values in order, inputs then attributes, where the binding cannot be built);
-* one akgen task per OpDef dtype combination and tensor ranks the cases use (the op build
-  compiles one kernel per combination; akgen tasks have one dtype and rank per tensor), named
-  ``<op>_<dtype>`` (``_r<k>`` when the ranks differ within a combination);
+* inputs ``ModelNew`` computes before its call (GeluGrad's ``gelu(x)``) are drawn by running it
+  to that call (``npukb_plan.Plan.from_call``);
+* one akgen task per OpDef dtype combination (the column whose inputs *and* outputs are the
+  case's) and tensor ranks the cases use (the op build compiles one kernel per combination;
+  akgen tasks have one dtype and rank per tensor), named ``<op>_<dtype>`` (``_<ranks>`` when the
+  ranks differ within a combination, the outputs' dtypes when columns share the input's);
+* the answer's op-API layer (``aclnn_*``, level-0 wrappers) stays out of the host bundle
+  (``op_project.op_build_files``);
 * the golden is ``Model().forward(...)`` in torch on the CPU, cast to the OpDef's output dtype
   (npukb_reference); outputs the binding allocates but does not return are ``judged = false``;
 * outputs are judged as NPUKernelBench's runner judges them: by the task's own
   ``custom_check_precision`` where its prepare_inputs has one, else by the benchmark's rule
-  (:func:`check_precision`) at the checkout's tolerance (``base_config.yaml``, 1e-3) — the
+  (``npukb_validation.check_precision``) at the checkout's tolerance (``base_config.yaml``, 1e-3) — the
   generated reference's ``check`` (bench_runner/reference.py); the task's ``[tolerance]`` holds
   the same tolerance, for the figures akgen reports beside the verdict.
 
