@@ -226,8 +226,9 @@ class CpuSim(Toolchain):
                 if res.limit is not None or not out.is_file():  # an error still leaves the rest's output
                     return None
                 texts.append(out.read_text(encoding="utf-8", errors="replace"))
+        # the task's own headers by their paths (a CANN op_kernel folder's subfolders: GeGluV2's tanh/*.h)
         roots = (str(Path(mod.include_dir())), str(launcher.HARNESS_DIR), "/usr/include/", "/usr/lib/gcc/",
-                 "/usr/local/include/")
+                 "/usr/local/include/", *(name for name, _ in task.shared_headers()))
         # akgen_signature.h: the entry declaration appended to kernel.cpp (launcher.kernel_source)
         names = {n: n for n in (*files, launcher.SIGNATURE_FILE)}
         return Preprocessed("\n".join(texts), names, _emulator_macros(), roots)

@@ -783,3 +783,23 @@ def test_an_input_model_new_computes_is_drawn_by_running_it(tmp_path: Path) -> N
     task = tasks.get_task("scale_add_fp16", out)
     r = evaluate(task, task.expert_kernel.read_text(), path="device_only", use_cache=False, baseline=False)
     assert r.verdict == "passed", (r.reason, r.diagnostics[:2])
+
+
+def test_a_kernel_that_includes_its_op_kernel_subfolder_passes_the_token_rules(tmp_path: Path) -> None:
+    """A CANN op_kernel folder may hold headers in subfolders (GeGluV2's ``tanh/*.h``); a kernel
+    whose macros make the static rules read its preprocessed tokens included them as a
+    "sandbox_violation" (an #include through a macro). The task's own headers are allowed by path."""
+    root = _fake_npukb(tmp_path / "npukb")
+    kernel_dir = root / "tasks" / "level1" / "Math" / "ScaleAdd" / "answer" / "0" / "op_kernel"
+    (kernel_dir / "sub").mkdir()
+    (kernel_dir / "sub" / "helper.h").write_text("#pragma once\nconstexpr int AKGEN_HELPER_ONE = 1;\n")
+    kernel = kernel_dir / "scale_add.cpp"
+    kernel.write_text('#include "sub/helper.h"\n#define AKGEN_CAT(a, b) a##b\n' + kernel.read_text())
+    out = tmp_path / "out"
+    (rec,) = npukb_import.import_suite(root, out).tasks
+    assert rec.skipped is None, rec
+    if not cpu_sim.CpuSim().availability().ok:
+        pytest.skip("cpu-sim is not available here")
+    task = tasks.get_task("scale_add_fp16", out)
+    r = evaluate(task, task.expert_kernel.read_text(), path="device_only", use_cache=False, baseline=False)
+    assert r.verdict == "passed", (r.reason, r.diagnostics[:2])
