@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from bench_runner.npukb_plan import value_from_json
+from bench_runner.npukb_pybind import record_call
 from bench_runner.npukb_validation import (
     check_precision,
     draw,
@@ -23,8 +25,6 @@ from bench_runner.npukb_validation import (
     split_results,
     torch_dtype,
 )
-from bench_runner.npukb_plan import value_from_json
-from bench_runner.npukb_pybind import record_call
 
 _PY = {"float": float, "int": int, "bool": bool}
 

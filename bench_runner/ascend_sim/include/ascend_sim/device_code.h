@@ -16,6 +16,9 @@
 // macros defined before it (GET_TILING_DATA and friends).
 #pragma once
 
+// Headers a host translation unit also reads (tiling/tiling_api.h) leave host-only code out after this.
+#define ASCEND_SIM_DEVICE_CODE 1
+
 // host C library: memory and strings
 #pragma GCC poison memcpy memmove memset memcmp memchr strcpy strncpy strcat strlen strcmp strncmp strstr strdup
 #pragma GCC poison bcopy bzero explicit_bzero mempcpy memccpy memrchr rawmemchr swab stpcpy stpncpy strnlen

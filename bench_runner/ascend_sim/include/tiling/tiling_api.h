@@ -16,9 +16,14 @@
 #include "../ascend_sim/adv_tiling.h"
 #include "../ascend_sim/matmul_tiling_data.h"
 #include "../ascend_sim/noinstr_end.h"
-// As CANN's tiling_api.h, it brings the platform's enums (op_host tiling headers name
-// platform_ascendc::SocVersion in their structs: NPUKernelBench's GeGluGradV2).
+// As CANN's tiling_api.h, it brings the platform query to host code; a kernel translation unit
+// (which reads op_host tiling headers for their structs, where GeGluGradV2 keeps a SocVersion)
+// gets the enums alone: the query is host code.
+#ifdef ASCEND_SIM_DEVICE_CODE
 #include "../ascend_sim/platform_enums.h"
+#else
+#include "platform/platform_ascendc.h"
+#endif
 
 namespace matmul_tiling {
 
