@@ -79,17 +79,35 @@ def key_of(**parts: Any) -> str:
 
 
 class Cache:
-    """One cache directory with ``results/``, ``baselines/`` and ``objects/`` below it."""
+    """One cache directory with ``results/``, ``baselines/`` and ``objects/`` below it.
+
+    Its verdicts are returned and its objects (the driver, a task's fixed host) linked into
+    programs as found, so the directory must be this user's alone (:func:`private_dir`): where
+    another user can write, results are neither read nor written, and asking for an object
+    raises :class:`UnsafeDirectoryError`.
+    """
 
     def __init__(self, root: Path | None = None, *, enabled: bool = True) -> None:
         self.root = Path(root) if root is not None else default_dir()
         self.enabled = enabled
+        self._unsafe: str | None | bool = False  # False: not checked yet
+
+    def unsafe(self) -> str | None:
+        """Why the directory may not be trusted (None when it may), checked once; created 0755
+        if missing (a sandboxed compile reads objects as another user)."""
+        if self._unsafe is False:
+            try:
+                private_dir(self.root, 0o755)
+                self._unsafe = None
+            except UnsafeDirectoryError as exc:
+                self._unsafe = str(exc)
+        return self._unsafe  # type: ignore[return-value]
 
     def _path(self, kind: str, key: str, suffix: str = ".json") -> Path:
         return self.root / kind / key[:2] / f"{key}{suffix}"
 
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
-        if not self.enabled:
+        if not self.enabled or self.unsafe():
             return None
         try:
             data = json.loads(self._path(kind, key).read_text(encoding="utf-8"))
@@ -99,15 +117,22 @@ class Cache:
 
     def put(self, kind: str, key: str, value: dict[str, Any]) -> None:
         """Store ``value`` as strict JSON (non-finite numbers as the strings of ``contracts.json_safe``)."""
-        if not self.enabled:
+        if not self.enabled or self.unsafe():
             return
         self.put_bytes(kind, key, json.dumps(json_safe(value), sort_keys=True, allow_nan=False).encode(), ".json")
 
     def object_path(self, key: str, suffix: str) -> Path:
         """Where a compiled artefact for ``key`` lives (it may not exist yet)."""
+        self._require_safe()
         return self._path("objects", key, suffix)
 
+    def _require_safe(self) -> None:
+        why = self.unsafe()
+        if why:
+            raise UnsafeDirectoryError(why)
+
     def put_bytes(self, kind: str, key: str, data: bytes, suffix: str) -> Path:
+        self._require_safe()
         path = self._path(kind, key, suffix)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

@@ -40,3 +40,24 @@ def test_default_dir_honours_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert cache.default_dir() == tmp_path / "c"
     monkeypatch.delenv("AKGEN_CACHE_DIR")
     assert cache.default_dir() == Path.home() / ".cache" / "akgen"
+
+
+def test_a_cache_others_can_write_is_neither_trusted_nor_written(tmp_path: Path) -> None:
+    """A verdict the cache holds is returned as found, and its objects (the driver) are linked into
+    programs: in a directory another user can write, they could plant either. Such a cache is a
+    miss for results and a clear error for objects; a directory of this user's alone works."""
+    root = tmp_path / "shared"
+    store = cache.Cache(root)
+    key = cache.key_of(x=3)
+    store.put("results", key, {"verdict": "passed"})
+    assert store.get("results", key) == {"verdict": "passed"} and store.unsafe() is None
+    root.chmod(0o777)
+    planted = cache.Cache(root)  # a new evaluation reads the directory afresh
+    assert "can be written by others" in (planted.unsafe() or "")
+    assert planted.get("results", key) is None
+    planted.put("results", cache.key_of(x=4), {"verdict": "passed"})
+    assert not list(root.rglob(f"{cache.key_of(x=4)}.json"))
+    with pytest.raises(cache.UnsafeDirectoryError, match="can be written by others"):
+        planted.object_path(key, ".o")
+    root.chmod(0o755)
+    assert cache.Cache(root).get("results", key) == {"verdict": "passed"}
