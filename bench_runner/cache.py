@@ -63,9 +63,26 @@ def unsafe_reason(path: Path) -> str | None:
         return "is not a directory"
     if st.st_uid != os.geteuid():
         return f"belongs to uid {st.st_uid}, not to uid {os.geteuid()}"
-    if st.st_mode & 0o022:
+    if st.st_mode & 0o002 or (st.st_mode & 0o020 and _group_has_others(st.st_gid)):
         return f"can be written by others (mode {stat.S_IMODE(st.st_mode):o})"
     return None
+
+
+def _group_has_others(gid: int) -> bool:
+    """Whether a user other than this one is in group ``gid`` (as a member or by their primary
+    group). A user's private group (umask 002 systems make their directories group-writable)
+    gives no one else write access."""
+    import grp
+    import pwd
+
+    me = os.geteuid()
+    try:
+        name = pwd.getpwuid(me).pw_name
+        members = set(grp.getgrgid(gid).gr_mem) - {name}
+        others = any(u.pw_gid == gid and u.pw_uid != me for u in pwd.getpwall())
+    except (KeyError, OSError):
+        return True  # unknown group or user: assume shared
+    return bool(members) or others
 
 
 def sha256_text(text: str | None) -> str | None:

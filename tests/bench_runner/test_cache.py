@@ -61,3 +61,16 @@ def test_a_cache_others_can_write_is_neither_trusted_nor_written(tmp_path: Path)
         planted.object_path(key, ".o")
     root.chmod(0o755)
     assert cache.Cache(root).get("results", key) == {"verdict": "passed"}
+
+
+def test_a_group_writable_cache_is_refused_only_where_the_group_has_others(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """umask 002 systems make a user's directories group-writable for the user's private group,
+    which gives no one else access: such a cache is used; a group with other users is not."""
+    root = tmp_path / "c"
+    root.mkdir()
+    root.chmod(0o775)
+    monkeypatch.setattr(cache, "_group_has_others", lambda gid: False)
+    assert cache.unsafe_reason(root) is None
+    monkeypatch.setattr(cache, "_group_has_others", lambda gid: True)
+    assert "can be written by others" in (cache.unsafe_reason(root) or "")
